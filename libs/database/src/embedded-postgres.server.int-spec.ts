@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './embedded-postgres.server.js';
+
+const TIMEOUT_MS = 120_000;
+
+describe('startEmbeddedPostgres', () => {
+  const servers: EmbeddedPostgresServer[] = [];
+  const dirs: string[] = [];
+
+  async function freshDataDir(): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'berth-embedded-pg-'));
+    dirs.push(dir);
+    return dir;
+  }
+
+  async function start(dataDir: string, port?: number): Promise<EmbeddedPostgresServer> {
+    const server = await startEmbeddedPostgres(
+      port === undefined ? { dataDir } : { dataDir, port },
+    );
+    servers.push(server);
+    return server;
+  }
+
+  async function query<R extends pg.QueryResultRow>(url: string, sql: string): Promise<R[]> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<R>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  }, TIMEOUT_MS);
+
+  it(
+    'starts in a fresh directory and answers queries',
+    async () => {
+      const server = await start(await freshDataDir());
+
+      expect(server.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+      expect(await query<{ one: number }>(server.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'keeps its data across a restart on the same directory',
+    async () => {
+      const dataDir = await freshDataDir();
+      const first = await start(dataDir);
+      await query(first.url, 'create table kept (id integer primary key)');
+      await query(first.url, 'insert into kept values (42)');
+      await first.stop();
+      await first.stop(); // idempotent
+
+      const second = await start(dataDir);
+
+      expect(await query<{ id: number }>(second.url, 'select id from kept')).toEqual([{ id: 42 }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'recovers from a stale postmaster.pid left by a killed run',
+    async () => {
+      const dataDir = await freshDataDir();
+      const first = await start(dataDir);
+      await first.stop();
+      const clusterDir = path.join(dataDir, 'postgres');
+      await writeFile(
+        path.join(clusterDir, 'postmaster.pid'),
+        `999999\n${clusterDir}\n1700000000\n54329\n\n127.0.0.1\n  0 0\nready   \n`,
+      );
+
+      const second = await start(dataDir);
+
+      expect(await query<{ one: number }>(second.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a data directory that a running server already uses',
+    async () => {
+      const dataDir = await freshDataDir();
+      await start(dataDir);
+
+      await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(
+        /Another Berth .*is running/,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'picks a free port when the requested one is taken',
+    async () => {
+      const blocker = net.createServer();
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      const taken = (blocker.address() as net.AddressInfo).port;
+      try {
+        const server = await start(await freshDataDir(), taken);
+
+        expect(server.port).not.toBe(taken);
+        expect(server.url).toBe(`postgres://postgres@127.0.0.1:${server.port}/postgres`);
+        expect(await query<{ one: number }>(server.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+      } finally {
+        await new Promise((resolve) => blocker.close(resolve));
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'takes over from a Berth killed with SIGKILL, stopping the postgres it orphaned',
+    async () => {
+      const dataDir = await freshDataDir();
+      const killed = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('dist/libs/database/src/index.js'))};
+           const server = await startEmbeddedPostgres({ dataDir: process.argv[1] });
+           console.log(server.url);
+           setInterval(() => {}, 1000);`,
+          dataDir,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const [firstLine] = (await once(killed.stdout, 'data')) as [Buffer];
+      const orphanUrl = firstLine.toString().trim();
+      await query(orphanUrl, 'create table survived (id integer)');
+      killed.kill('SIGKILL');
+      await once(killed, 'exit');
+
+      const server = await start(dataDir);
+
+      expect(await query(server.url, 'select * from survived')).toEqual([]);
+    },
+    TIMEOUT_MS,
+  );
+});

