@@ -1,0 +1,96 @@
+import type { LogPosition } from './log-position.js';
+
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * The position of the last event a writer expects the stream to have.
+ * Stream positions count from 0, so a stream of n events is at position n - 1.
+ */
+export type ExpectedPosition = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface EventToAppend {
+  /** A uuid. Appending an event id that is already stored is a retry, never a second copy. */
+  readonly eventId: string;
+  readonly type: string;
+  readonly data: JsonObject;
+  readonly metadata?: JsonObject;
+}
+
+export interface RecordedEvent {
+  readonly eventId: string;
+  readonly type: string;
+  readonly streamId: string;
+  readonly streamPosition: number;
+  readonly logPosition: LogPosition;
+  readonly data: JsonObject;
+  readonly metadata: JsonObject;
+  readonly recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** The stream's position after the append: pass it as the next expected position. */
+  readonly streamPosition: number;
+  /** The global log position of the last appended event. */
+  readonly logPosition: LogPosition;
+}
+
+export interface AppendOptions {
+  readonly expectedPosition?: ExpectedPosition;
+}
+
+export type ReadDirection = 'forwards' | 'backwards';
+
+export interface ReadStreamOptions {
+  readonly direction?: ReadDirection;
+  /** Inclusive. Forwards defaults to the start, backwards to the end. */
+  readonly fromPosition?: number;
+  readonly maxCount?: number;
+}
+
+export interface ReadLogOptions {
+  /** Exclusive: events after this position. Omitted means from the very beginning. */
+  readonly after?: LogPosition;
+  readonly maxCount?: number;
+}
+
+export interface StreamSubscriptionOptions {
+  /** Exclusive: deliver events after this stream position. Omitted means from the start. */
+  readonly afterPosition?: number;
+}
+
+export interface LogSubscriptionOptions {
+  /** Exclusive: deliver events after this log position. Omitted means from the start. */
+  readonly after?: LogPosition;
+}
+
+/**
+ * Catches up from its starting point, then follows live, until closed.
+ * Iterating pulls events, so a slow consumer never makes the store buffer without bound.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+/** The event store port. Every adapter passes the one contract suite in `testing/`. */
+export abstract class EventStore {
+  abstract append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+
+  abstract readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+
+  abstract readLog(options?: ReadLogOptions): Promise<RecordedEvent[]>;
+
+  abstract subscribeToStream(streamId: string, options?: StreamSubscriptionOptions): Subscription;
+
+  abstract subscribeToLog(options?: LogSubscriptionOptions): Subscription;
+
+  /** Removes the stream and its events; reading it afterwards finds nothing. */
+  abstract deleteStream(streamId: string): Promise<void>;
+
+  abstract close(): Promise<void>;
+}

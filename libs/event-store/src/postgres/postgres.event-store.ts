@@ -1,0 +1,256 @@
+import pg from 'pg';
+import { AppendSignals, type AppendNotice } from '../append-signals.js';
+import { CatchUpSubscription, type CatchUpOptions } from '../catch-up-subscription.js';
+import { DuplicateEventIdError, WrongExpectedPositionError } from '../event-store.errors.js';
+import {
+  EventStore,
+  type AppendOptions,
+  type AppendResult,
+  type EventToAppend,
+  type ExpectedPosition,
+  type LogSubscriptionOptions,
+  type ReadLogOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type StreamSubscriptionOptions,
+  type Subscription,
+} from '../event-store.port.js';
+import { compareLogPositions, type LogPosition } from '../log-position.js';
+import { PostgresAppendChannel } from './postgres.append-channel.js';
+import { migrate } from './postgres.migrator.js';
+import { EVENT_STORE_MIGRATIONS } from './postgres.schema.js';
+import { toRecordedEvent, type EventRow } from './postgres.rows.js';
+
+export interface PostgresEventStoreOptions {
+  readonly connectionString: string;
+  readonly poolSize?: number;
+  /** How long an idle subscription waits before looking again when no wake-up arrives. */
+  readonly pollIntervalMs?: number;
+  readonly readBatchSize?: number;
+  readonly notifyCoalesceMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+interface AppendRow {
+  outcome: 'appended' | 'duplicate' | 'duplicate_mismatch' | 'wrong_expected_position';
+  stream_position: string;
+  transaction_id: string | null;
+  global_position: string | null;
+}
+
+const EVENT_COLUMNS =
+  'global_position, transaction_id, stream_id, stream_position, event_id, event_type, data, metadata, recorded_at';
+
+const EXPECTED_CODES: Record<Exclude<ExpectedPosition, number>, number> = {
+  no_stream: -1,
+  any: -2,
+  stream_exists: -3,
+};
+
+export class PostgresEventStore extends EventStore {
+  private readonly signals = new AppendSignals();
+  private readonly channel: PostgresAppendChannel;
+  private readonly catchUp: CatchUpOptions;
+  private readonly onError: (error: unknown) => void;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions,
+  ) {
+    super();
+    this.onError = options.onError ?? (() => undefined);
+    this.pool.on('error', this.onError);
+    this.catchUp = {
+      batchSize: options.readBatchSize ?? 500,
+      pollIntervalMs: options.pollIntervalMs ?? 500,
+    };
+    this.channel = new PostgresAppendChannel(
+      pool,
+      { connectionString: options.connectionString },
+      this.signals,
+      { coalesceMs: options.notifyCoalesceMs ?? 5, onError: this.onError },
+    );
+  }
+
+  /** Connects and brings the schema up to date. */
+  static async connect(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+    });
+    try {
+      await migrate(pool, 'es_migrations', EVENT_STORE_MIGRATIONS);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PostgresEventStore(pool, options);
+  }
+
+  async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('An append needs at least one event');
+    const expected = options.expectedPosition ?? 'any';
+    const result = await this.pool
+      .query<AppendRow>({
+        name: 'es_append',
+        text: 'select * from es_append($1, $2, $3)',
+        values: [streamId, encodeExpected(expected), JSON.stringify(events)],
+      })
+      .catch((error: unknown) => {
+        throw isEventIdConflict(error) ? new DuplicateEventIdError(streamId, idsOf(events)) : error;
+      });
+    const [row] = result.rows;
+    if (!row) throw new Error('es_append returned no row');
+    switch (row.outcome) {
+      case 'wrong_expected_position':
+        throw new WrongExpectedPositionError(streamId, expected, Number(row.stream_position));
+      case 'duplicate_mismatch':
+        throw new DuplicateEventIdError(streamId, idsOf(events));
+      case 'duplicate':
+        return toAppendResult(row);
+      case 'appended': {
+        const appended = toAppendResult(row);
+        this.announce({ streamId, ...appended });
+        return appended;
+      }
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const result = await this.pool.query<EventRow>({
+      name: backwards ? 'es_read_stream_backwards' : 'es_read_stream_forwards',
+      text: `select ${EVENT_COLUMNS} from es_events
+              where stream_id = $1 and stream_position ${backwards ? '<=' : '>='} $2
+              order by stream_position ${backwards ? 'desc' : 'asc'}
+              limit $3`,
+      values: [
+        streamId,
+        options.fromPosition ?? (backwards ? Number.MAX_SAFE_INTEGER : 0),
+        options.maxCount ?? null,
+      ],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+
+  /**
+   * Transactions commit out of order, so a row with a higher position can be visible before a
+   * lower one. Only rows of transactions older than every transaction still running are read:
+   * those can no longer be joined by anything that sorts before them.
+   */
+  async readLog(options: ReadLogOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after;
+    const result = await this.pool.query<EventRow>({
+      name: 'es_read_log',
+      text: `select ${EVENT_COLUMNS} from es_events
+              where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+                and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              order by transaction_id, global_position
+              limit $3`,
+      values: [
+        after && after.commit > 0n ? after.commit.toString() : '0',
+        after ? after.prepare.toString() : '-1',
+        options.maxCount ?? null,
+      ],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+
+  subscribeToStream(streamId: string, options: StreamSubscriptionOptions = {}): Subscription {
+    return new CatchUpSubscription<number>(
+      {
+        read: (after, maxCount) =>
+          this.readStream(streamId, { fromPosition: (after ?? -1) + 1, maxCount }),
+        cursorOf: (event) => event.streamPosition,
+        isAhead: (notice, cursor) =>
+          notice.streamId === streamId && notice.streamPosition > (cursor ?? -1),
+        listen: (listener) => {
+          this.listenToOtherProcesses();
+          return this.signals.onStream(streamId, listener);
+        },
+      },
+      options.afterPosition,
+      this.catchUp,
+    );
+  }
+
+  subscribeToLog(options: LogSubscriptionOptions = {}): Subscription {
+    return new CatchUpSubscription<LogPosition>(
+      {
+        read: (after, maxCount) => this.readLog({ after, maxCount }),
+        cursorOf: (event) => event.logPosition,
+        isAhead: (notice, cursor) => !cursor || compareLogPositions(notice.logPosition, cursor) > 0,
+        listen: (listener) => {
+          this.listenToOtherProcesses();
+          return this.signals.onLog(listener);
+        },
+      },
+      options.after,
+      this.catchUp,
+    );
+  }
+
+  async deleteStream(streamId: string): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select 1 from es_streams where stream_id = $1 for update', [streamId]);
+      await client.query('delete from es_events where stream_id = $1', [streamId]);
+      await client.query('delete from es_streams where stream_id = $1', [streamId]);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.channel.close();
+    await this.pool.end();
+  }
+
+  private announce(notice: AppendNotice): void {
+    this.signals.publish(notice);
+    this.channel.announce(notice);
+  }
+
+  private listenToOtherProcesses(): void {
+    this.channel.listen().catch(this.onError);
+  }
+}
+
+function encodeExpected(expected: ExpectedPosition): number {
+  if (typeof expected !== 'number') return EXPECTED_CODES[expected];
+  if (!Number.isSafeInteger(expected) || expected < -1) {
+    throw new RangeError(`Not a stream position: ${expected}`);
+  }
+  return expected;
+}
+
+function toAppendResult(row: AppendRow): AppendResult {
+  return {
+    streamPosition: Number(row.stream_position),
+    logPosition: {
+      commit: BigInt(row.transaction_id ?? 0),
+      prepare: BigInt(row.global_position ?? 0),
+    },
+  };
+}
+
+function isEventIdConflict(error: unknown): boolean {
+  return (
+    error instanceof pg.DatabaseError &&
+    error.code === '23505' &&
+    error.constraint === 'es_events_event_id_key'
+  );
+}
+
+function idsOf(events: readonly EventToAppend[]): string[] {
+  return events.map((event) => event.eventId);
+}

@@ -1,0 +1,99 @@
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Applied in order, each once; a migration is never edited after it ships, only followed by another. */
+export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'streams and events',
+    sql: `
+      create table es_streams (
+        stream_id text primary key,
+        stream_position bigint not null
+      );
+
+      create table es_events (
+        global_position bigint generated always as identity,
+        transaction_id xid8 not null default pg_current_xact_id(),
+        stream_id text not null,
+        stream_position bigint not null,
+        event_id uuid not null,
+        event_type text not null,
+        data jsonb not null,
+        metadata jsonb not null default '{}',
+        recorded_at timestamptz not null default now(),
+        constraint es_events_stream_position_key primary key (stream_id, stream_position),
+        constraint es_events_event_id_key unique (event_id)
+      );
+
+      create index es_events_log_order on es_events (transaction_id, global_position);
+    `,
+  },
+  {
+    version: 2,
+    name: 'append in one round trip',
+    // p_expected: n >= 0 exact position, -1 no stream, -2 any, -3 stream exists.
+    sql: `
+      create function es_append(p_stream text, p_expected bigint, p_events jsonb)
+      returns table (outcome text, stream_position bigint, transaction_id xid8, global_position bigint)
+      language plpgsql as $$
+      declare
+        v_current bigint;
+        v_count bigint := jsonb_array_length(p_events);
+        v_found bigint;
+        v_first bigint;
+        v_last bigint;
+        v_last_global bigint;
+        v_last_tx xid8;
+      begin
+        insert into es_streams (stream_id, stream_position) values (p_stream, -1)
+          on conflict on constraint es_streams_pkey do nothing;
+        select s.stream_position into v_current
+          from es_streams s where s.stream_id = p_stream for update;
+
+        select e.stream_position into v_first
+          from es_events e where e.event_id = (p_events->0->>'eventId')::uuid;
+        if found then
+          select count(*), max(e.stream_position) into v_found, v_last
+            from jsonb_array_elements(p_events) with ordinality as x(event, ord)
+            join es_events e
+              on e.stream_id = p_stream
+             and e.stream_position = v_first + x.ord - 1
+             and e.event_id = (x.event->>'eventId')::uuid;
+          if v_found <> v_count then
+            return query select 'duplicate_mismatch'::text, v_current, null::xid8, null::bigint;
+            return;
+          end if;
+          select e.transaction_id, e.global_position into v_last_tx, v_last_global
+            from es_events e where e.stream_id = p_stream and e.stream_position = v_last;
+          return query select 'duplicate'::text, v_last, v_last_tx, v_last_global;
+          return;
+        end if;
+
+        if not (p_expected = -2
+                or (p_expected = -3 and v_current >= 0)
+                or (p_expected >= -1 and p_expected = v_current)) then
+          return query select 'wrong_expected_position'::text, v_current, null::xid8, null::bigint;
+          return;
+        end if;
+
+        with inserted as (
+          insert into es_events (stream_id, stream_position, event_id, event_type, data, metadata)
+          select p_stream, v_current + x.ord, (x.event->>'eventId')::uuid, x.event->>'type',
+                 x.event->'data', coalesce(x.event->'metadata', '{}'::jsonb)
+            from jsonb_array_elements(p_events) with ordinality as x(event, ord)
+           order by x.ord
+          returning es_events.global_position
+        )
+        select max(inserted.global_position) into v_last_global from inserted;
+
+        update es_streams s set stream_position = v_current + v_count where s.stream_id = p_stream;
+        return query select 'appended'::text, v_current + v_count, pg_current_xact_id(), v_last_global;
+      end;
+      $$;
+    `,
+  },
+];

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { DuplicateEventIdError, PostgresEventStore, type RecordedEvent } from '#libs/event-store';
+import {
+  anEvent,
+  events,
+  take,
+} from '../../../libs/event-store/src/testing/event-store.contract.js';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+
+describe('PostgreSQL event store', () => {
+  let database: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pg_store');
+    store = await PostgresEventStore.connect({ connectionString: database.url });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('migrates once when several processes start together', async () => {
+    const stores = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        PostgresEventStore.connect({ connectionString: database.url }),
+      ),
+    );
+    await Promise.all(stores.map((s) => s.close()));
+    const client = new pg.Client(database.url);
+    await client.connect();
+    const { rows } = await client.query<{ version: number }>(
+      'select version from es_migrations order by 1',
+    );
+    await client.end();
+    expect(rows.map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it('refuses an event id stored before by another append', async () => {
+    const reused = anEvent();
+    await store.append(`dup-${randomUUID()}`, [reused]);
+    const otherStream = `dup-${randomUUID()}`;
+
+    await expect(store.append(otherStream, [anEvent(), reused])).rejects.toBeInstanceOf(
+      DuplicateEventIdError,
+    );
+    await expect(store.append(otherStream, [reused])).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect(await store.readStream(otherStream)).toEqual([]);
+  });
+
+  it('gives a global-log reader every event exactly once while commits land out of order', async () => {
+    const writers = 8;
+    const appendsPerWriter = 25;
+    const streams = Array.from({ length: writers }, () => `reorder-${randomUUID()}`);
+    const start = await store.append(`reorder-start-${randomUUID()}`, [anEvent()]);
+    const subscription = store.subscribeToLog({ after: start.logPosition });
+    const ours = new Set(streams);
+    const reading = take(
+      subscription,
+      writers * appendsPerWriter,
+      (e) => ours.has(e.streamId),
+      60_000,
+    );
+
+    await Promise.all(
+      streams.map((stream) => appendWithDelayedCommits(database.url, stream, appendsPerWriter)),
+    );
+    const received = await reading;
+    await subscription.close();
+
+    expect(received).toHaveLength(writers * appendsPerWriter);
+    expect(new Set(received.map((e) => e.eventId)).size).toBe(received.length);
+    for (const stream of streams) {
+      const positions = received.filter((e) => e.streamId === stream).map((e) => e.streamPosition);
+      expect(positions).toEqual([...Array(appendsPerWriter).keys()]);
+    }
+    expect(isInLogOrder(received)).toBe(true);
+  });
+
+  it('wakes a subscriber in another process without waiting for its poll', async () => {
+    const subscriberStore = await PostgresEventStore.connect({
+      connectionString: database.url,
+      pollIntervalMs: 60_000,
+    });
+    const stream = `cross-${randomUUID()}`;
+    await store.append(stream, [anEvent()]);
+    const subscription = subscriberStore.subscribeToStream(stream);
+    const [first] = await take(subscription, 1);
+
+    setTimeout(() => void store.append(stream, events(2)), 50);
+    const live = await take(subscription, 2, () => true, 5_000);
+    await subscription.close();
+    await subscriberStore.close();
+
+    expect(first?.streamPosition).toBe(0);
+    expect(live.map((e) => e.streamPosition)).toEqual([1, 2]);
+  });
+});
+
+/**
+ * Appends through the store's own SQL function inside explicit transactions that stay open for a
+ * random while, so that transactions which began later often commit first.
+ */
+async function appendWithDelayedCommits(url: string, stream: string, count: number): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    for (let i = 0; i < count; i += 1) {
+      await client.query('begin');
+      await client.query('select * from es_append($1, $2, $3)', [
+        stream,
+        i - 1,
+        JSON.stringify([anEvent('Reordered', { i })]),
+      ]);
+      await client.query('select pg_sleep($1)', [Math.random() * 0.02]);
+      await client.query('commit');
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function isInLogOrder(received: RecordedEvent[]): boolean {
+  return received.every((event, index) => {
+    const previous = received[index - 1]?.logPosition;
+    if (!previous) return true;
+    const current = event.logPosition;
+    return (
+      current.commit > previous.commit ||
+      (current.commit === previous.commit && current.prepare > previous.prepare)
+    );
+  });
+}
