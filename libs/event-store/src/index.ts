@@ -1,0 +1,21 @@
+export * from './event-store.port.js';
+export * from './event-store.errors.js';
+export * from './log-position.js';
+export {
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgres.event-store.js';
+export type { Projection } from './projections/projection.js';
+export {
+  ProjectionRunner,
+  ProjectionTimeoutError,
+  type ProjectionRunnerOptions,
+} from './projections/projection-runner.js';
+export { PROJECTION_MIGRATIONS } from './projections/projection-checkpoints.js';
+export { migrate } from './postgres/postgres.migrator.js';
+export type { Migration } from './postgres/postgres.schema.js';
+export {
+  connectEventStore,
+  isEventStoreDbUrl,
+  type EventStoreConnection,
+} from './event-store.factory.js';

@@ -1,0 +1,34 @@
+import type { ObjectLiteral } from 'typeorm';
+import type { RecordedEvent } from '../event-store.port.js';
+import type { Projection } from './projection.js';
+
+export interface FoldedBatch<Row> {
+  readonly upserts: Row[];
+  readonly deletes: string[];
+}
+
+/** Folds a batch of events over the rows they touch: pure, so the runner only does I/O. */
+export function foldBatch<Row extends ObjectLiteral>(
+  projection: Projection<Row>,
+  existing: readonly Row[],
+  batch: readonly RecordedEvent[],
+): FoldedBatch<Row> {
+  const rows = new Map<string, Row | undefined>(
+    existing.map((row) => [String(row[projection.key]), row]),
+  );
+  const touched = new Set<string>();
+  for (const event of batch) {
+    const key = projection.keyOf(event);
+    if (key === undefined) continue;
+    rows.set(key, projection.evolve(rows.get(key), event));
+    touched.add(key);
+  }
+  const upserts: Row[] = [];
+  const deletes: string[] = [];
+  for (const key of touched) {
+    const row = rows.get(key);
+    if (row) upserts.push(row);
+    else deletes.push(key);
+  }
+  return { upserts, deletes };
+}

@@ -1,0 +1,179 @@
+import { EventEmitter } from 'node:events';
+import { In, type DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store.port.js';
+import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
+import type { Projection } from './projection.js';
+import { projectionCheckpoints } from './projection-checkpoints.js';
+import { foldBatch } from './fold-batch.js';
+
+export interface ProjectionRunnerOptions {
+  readonly batchSize?: number;
+  readonly onError?: (error: unknown, projection: string) => void;
+}
+
+export class ProjectionTimeoutError extends Error {
+  readonly code = 'projection_timeout';
+
+  constructor(projection: string, timeoutMs: number) {
+    super(`The ${projection} read model did not catch up within ${timeoutMs} ms`);
+  }
+}
+
+const MAX_RETRY_DELAY_MS = 5_000;
+
+/**
+ * Keeps one read model up to date: reads the log from the projection's checkpoint, and writes the
+ * touched rows and the new checkpoint in one transaction per batch, so a stop at any moment loses
+ * or repeats nothing. Replicas may run the same projection: the checkpoint row is locked per batch
+ * and a runner that finds it moved by another starts again from there.
+ */
+export class ProjectionRunner<Row extends ObjectLiteral> {
+  private cursor: LogPosition = LOG_START;
+  private readonly progress = new EventEmitter();
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private waiting: Subscription | undefined;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly dataSource: DataSource,
+    readonly projection: Projection<Row>,
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.progress.setMaxListeners(0);
+  }
+
+  get position(): LogPosition {
+    return this.cursor;
+  }
+
+  /** Follows the log until stopped. */
+  start(): void {
+    this.stopping = false;
+    this.running ??= this.follow().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.waiting?.close();
+    await this.running;
+  }
+
+  /** Applies everything in the log now, then returns the number of events read. */
+  async catchUp(): Promise<number> {
+    this.cursor = await this.loadCheckpoint();
+    let read = 0;
+    for (;;) {
+      const batch = await this.store.readLog({ after: this.cursor, maxCount: this.batchSize });
+      if (batch.length > 0) await this.apply(batch);
+      read += batch.length;
+      if (batch.length < this.batchSize || this.stopping) return read;
+    }
+  }
+
+  /** Empties the read model and its checkpoint, then projects the whole log again. */
+  async rebuild(): Promise<number> {
+    await this.dataSource.transaction(async (manager) => {
+      await projectionCheckpoints.ensure(manager, this.projection.name);
+      await projectionCheckpoints.read(manager, this.projection.name, true);
+      await manager.getRepository(this.projection.entity).clear();
+      await projectionCheckpoints.write(manager, this.projection.name, LOG_START);
+    });
+    return this.catchUp();
+  }
+
+  /** Read your writes: resolves once the read model reflects the log up to `position`. */
+  waitUntilPast(position: LogPosition, timeoutMs: number): Promise<void> {
+    if (compareLogPositions(this.cursor, position) >= 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onProgress = (cursor: LogPosition): void => {
+        if (compareLogPositions(cursor, position) < 0) return;
+        settle();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new ProjectionTimeoutError(this.projection.name, timeoutMs));
+      }, timeoutMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        this.progress.off('progress', onProgress);
+      };
+      this.progress.on('progress', onProgress);
+    });
+  }
+
+  private async follow(): Promise<void> {
+    let retryDelay = 100;
+    while (!this.stopping) {
+      try {
+        await this.catchUp();
+        await this.waitForAppend();
+        retryDelay = 100;
+      } catch (error) {
+        if (this.isStopping()) return;
+        this.options.onError?.(error, this.projection.name);
+        await new Promise((resolve) => setTimeout(resolve, retryDelay));
+        retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY_MS);
+      }
+    }
+  }
+
+  /** Read through a method: `stop()` may flip the flag while the loop awaits. */
+  private isStopping(): boolean {
+    return this.stopping;
+  }
+
+  private async waitForAppend(): Promise<void> {
+    if (this.stopping) return;
+    const subscription = this.store.subscribeToLog({ after: this.cursor });
+    this.waiting = subscription;
+    try {
+      await subscription[Symbol.asyncIterator]().next();
+    } finally {
+      this.waiting = undefined;
+      await subscription.close();
+    }
+  }
+
+  private async loadCheckpoint(): Promise<LogPosition> {
+    return this.dataSource.transaction(async (manager) => {
+      await projectionCheckpoints.ensure(manager, this.projection.name);
+      return projectionCheckpoints.read(manager, this.projection.name);
+    });
+  }
+
+  private async apply(batch: RecordedEvent[]): Promise<void> {
+    const last = batch.at(-1)?.logPosition;
+    if (!last) return;
+    const { name } = this.projection;
+    const applied = await this.dataSource.transaction(async (manager) => {
+      const stored = await projectionCheckpoints.read(manager, name, true);
+      if (compareLogPositions(stored, this.cursor) !== 0) return stored;
+      await this.writeRows(manager, batch);
+      await projectionCheckpoints.write(manager, name, last);
+      return last;
+    });
+    this.cursor = applied;
+    this.progress.emit('progress', applied);
+  }
+
+  private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<void> {
+    const { entity, key } = this.projection;
+    const repository = manager.getRepository(entity);
+    const keys = [...new Set(batch.map((e) => this.projection.keyOf(e)).filter(isDefined))];
+    if (keys.length === 0) return;
+    const existing = await repository.findBy({ [key]: In(keys) } as never);
+    const { upserts, deletes } = foldBatch(this.projection, existing, batch);
+    if (upserts.length > 0) await repository.upsert(upserts, [key]);
+    if (deletes.length > 0) await repository.delete({ [key]: In(deletes) } as never);
+  }
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}

@@ -1,0 +1,16 @@
+import type { EntitySchema, ObjectLiteral } from 'typeorm';
+import type { RecordedEvent } from '../event-store.port.js';
+
+/**
+ * A read model defined by a pure fold: for each event, which row it touches and what that row
+ * becomes. Returning undefined from `evolve` removes the row.
+ */
+export interface Projection<Row extends ObjectLiteral> {
+  readonly name: string;
+  readonly entity: EntitySchema<Row>;
+  /** The row's primary column. */
+  readonly key: keyof Row & string;
+  /** The key of the row an event touches, or undefined when the projection ignores it. */
+  keyOf(event: RecordedEvent): string | undefined;
+  evolve(row: Row | undefined, event: RecordedEvent): Row | undefined;
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { DataSource, EntitySchema } from 'typeorm';
+import {
+  migrate,
+  PostgresEventStore,
+  PROJECTION_MIGRATIONS,
+  ProjectionRunner,
+  ProjectionTimeoutError,
+  type Projection,
+  type RecordedEvent,
+} from '#libs/event-store';
+import { anEvent } from '../../../libs/event-store/src/testing/event-store.contract.js';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+
+interface Tally {
+  stream_id: string;
+  events: number;
+  total: number;
+  last_type: string;
+}
+
+function tallyEntity(table: string): EntitySchema<Tally> {
+  return new EntitySchema<Tally>({
+    name: table,
+    tableName: table,
+    columns: {
+      stream_id: { type: 'text', primary: true },
+      events: { type: 'integer' },
+      total: { type: 'integer' },
+      last_type: { type: 'text' },
+    },
+  });
+}
+
+/** Counts each stream's events and sums their `n`; a `Reset` event removes the row. */
+function tallyProjection(
+  table: string,
+  prefix: string,
+  beforeEach?: (event: RecordedEvent) => void,
+): Projection<Tally> {
+  return {
+    name: table,
+    entity: tallyEntity(table),
+    key: 'stream_id',
+    keyOf: (event) => (event.streamId.startsWith(prefix) ? event.streamId : undefined),
+    evolve: (row, event) => {
+      beforeEach?.(event);
+      if (event.type === 'Reset') return undefined;
+      return {
+        stream_id: event.streamId,
+        events: (row?.events ?? 0) + 1,
+        total: (row?.total ?? 0) + Number(event.data.n ?? 0),
+        last_type: event.type,
+      };
+    },
+  };
+}
+
+describe('projection runner', () => {
+  let database: TestDatabase;
+  let store: PostgresEventStore;
+  let dataSource: DataSource;
+  const tables = ['tally_reference', 'tally_crashing', 'tally_live', 'tally_rebuilt'];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('projections');
+    store = await PostgresEventStore.connect({ connectionString: database.url });
+    const pool = new pg.Pool({ connectionString: database.url });
+    await migrate(pool, 'read_model_migrations', [
+      ...PROJECTION_MIGRATIONS,
+      {
+        version: 100,
+        name: 'tallies',
+        sql: tables
+          .map(
+            (t) =>
+              `create table ${t} (stream_id text primary key, events integer not null, total integer not null, last_type text not null);`,
+          )
+          .join('\n'),
+      },
+    ]);
+    await pool.end();
+    dataSource = new DataSource({
+      type: 'postgres',
+      url: database.url,
+      entities: tables.map(tallyEntity),
+    });
+    await dataSource.initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await store.close();
+    await database.drop();
+  });
+
+  async function rowsOf(table: string): Promise<Tally[]> {
+    return dataSource.query(
+      `select stream_id, events, total, last_type from ${table} order by stream_id`,
+    );
+  }
+
+  it('ends, after a stop in the middle of a batch and a restart, with the rows of a run that never stopped', async () => {
+    const prefix = `crash-${randomUUID()}-`;
+    for (let i = 0; i < 300; i += 1) {
+      const stream = `${prefix}${i % 7}`;
+      const type = i % 50 === 49 ? 'Reset' : 'Counted';
+      await store.append(stream, [anEvent(type, { n: i })]);
+    }
+
+    const reference = new ProjectionRunner(
+      store,
+      dataSource,
+      tallyProjection('tally_reference', prefix),
+      {
+        batchSize: 100,
+      },
+    );
+    await reference.catchUp();
+
+    let seen = 0;
+    let crash!: () => void;
+    const crashed = new Promise<void>((resolve) => (crash = resolve));
+    const crashing: ProjectionRunner<Tally> = new ProjectionRunner(
+      store,
+      dataSource,
+      tallyProjection('tally_crashing', prefix, () => {
+        seen += 1;
+        if (seen === 150) {
+          crash();
+          void crashing.stop();
+          throw new Error('the process died here');
+        }
+      }),
+      { batchSize: 100 },
+    );
+    crashing.start();
+    await crashed;
+    await crashing.stop();
+
+    const [hundredth] = (await store.readLog({ maxCount: 100 })).slice(-1);
+    expect(crashing.position).toEqual(hundredth?.logPosition);
+    const halfway = await rowsOf('tally_crashing');
+    expect(halfway.reduce((sum, row) => sum + row.events, 0)).toBeLessThanOrEqual(100);
+
+    const restarted = new ProjectionRunner(
+      store,
+      dataSource,
+      tallyProjection('tally_crashing', prefix),
+      {
+        batchSize: 100,
+      },
+    );
+    await restarted.catchUp();
+
+    expect(await rowsOf('tally_crashing')).toEqual(await rowsOf('tally_reference'));
+    expect((await rowsOf('tally_reference')).length).toBeGreaterThan(0);
+  });
+
+  it('follows live appends and lets a writer wait until its event is projected', async () => {
+    const prefix = `live-${randomUUID()}-`;
+    const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));
+    runner.start();
+    try {
+      const written = await store.append(`${prefix}a`, [anEvent('Counted', { n: 5 })]);
+      await runner.waitUntilPast(written.logPosition, 5_000);
+      expect(await rowsOf('tally_live')).toEqual([
+        { stream_id: `${prefix}a`, events: 1, total: 5, last_type: 'Counted' },
+      ]);
+
+      const more = await store.append(`${prefix}a`, [
+        anEvent('Counted', { n: 1 }),
+        anEvent('Counted', { n: 2 }),
+      ]);
+      await runner.waitUntilPast(more.logPosition, 5_000);
+      expect((await rowsOf('tally_live'))[0]).toMatchObject({ events: 3, total: 8 });
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('gives up waiting for a read model after the bound it was given', async () => {
+    const prefix = `stalled-${randomUUID()}-`;
+    const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));
+    const written = await store.append(`${prefix}a`, [anEvent()]);
+    await expect(runner.waitUntilPast(written.logPosition, 50)).rejects.toBeInstanceOf(
+      ProjectionTimeoutError,
+    );
+  });
+
+  it('rebuilds a read model from zero', async () => {
+    const prefix = `rebuild-${randomUUID()}-`;
+    await store.append(`${prefix}a`, [anEvent('Counted', { n: 2 }), anEvent('Counted', { n: 3 })]);
+    const runner = new ProjectionRunner(
+      store,
+      dataSource,
+      tallyProjection('tally_rebuilt', prefix),
+    );
+    await runner.catchUp();
+    await dataSource.query(`update tally_rebuilt set total = 999`);
+
+    await runner.rebuild();
+
+    expect(await rowsOf('tally_rebuilt')).toEqual([
+      { stream_id: `${prefix}a`, events: 2, total: 5, last_type: 'Counted' },
+    ]);
+  });
+});
