@@ -1,0 +1,1 @@
+export const PLATFORM_RESOURCES = Symbol('PLATFORM_RESOURCES');
