@@ -33,7 +33,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 function port(name: string, value: string | undefined, fallback: number): number {
   const text = nonEmpty(value);
   if (text === undefined) return fallback;
-  const parsed = Number(text);
+  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65535) {
     throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${text}"`);
   }

@@ -98,6 +98,7 @@ export class CatchUpSubscription<Cursor> implements Subscription {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);

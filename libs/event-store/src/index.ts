@@ -19,3 +19,4 @@ export {
   isEventStoreDbUrl,
   type EventStoreConnection,
 } from './event-store.factory.js';
+export { uuidv7 } from './uuid-v7.js';
