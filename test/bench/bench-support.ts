@@ -63,10 +63,6 @@ export async function measureThroughput(
   return { operations, items, seconds: (performance.now() - started) / 1000 };
 }
 
-export function perSecond(result: Throughput): number {
-  return result.items / result.seconds;
-}
-
 export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
