@@ -76,7 +76,7 @@ describe('loadControlPlaneConfig', () => {
       const load = (): unknown => loadControlPlaneConfig({ BERTH_CONTROL_PLANE_PORT: text });
 
       expect(load).toThrow(ConfigError);
-      expect(load).toThrow(/^BERTH_CONTROL_PLANE_PORT must be a port number from 1 to 65535/);
+      expect(load).toThrow(/^BERTH_CONTROL_PLANE_PORT must be a whole number from 1 to 65535/);
       expect(load).toThrow(`got "${text}"`);
     },
   );

@@ -85,6 +85,12 @@ export abstract class EventStore {
 
   abstract readLog(options?: ReadLogOptions): Promise<RecordedEvent[]>;
 
+  /**
+   * The position of the newest committed event. Waiting for a read model to pass it makes every
+   * write acknowledged before the call visible (read your writes, on any replica).
+   */
+  abstract headPosition(): Promise<LogPosition>;
+
   abstract subscribeToStream(streamId: string, options?: StreamSubscriptionOptions): Subscription;
 
   abstract subscribeToLog(options?: LogSubscriptionOptions): Subscription;

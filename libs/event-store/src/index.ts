@@ -20,3 +20,4 @@ export {
   type EventStoreConnection,
 } from './event-store.factory.js';
 export { uuidv7 } from './uuid-v7.js';
+export { handleCommand, type CommandOutcome, type Decider, type DomainEvent } from './decider.js';

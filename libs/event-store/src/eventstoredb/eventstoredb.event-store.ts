@@ -115,6 +115,20 @@ export class EventStoreDbEventStore extends EventStore {
     return events.slice(0, maxCount);
   }
 
+  /** The newest user event's position: system events are never projected, so never awaited. */
+  async headPosition(): Promise<LogPosition> {
+    const reading = this.client.readAll({
+      direction: BACKWARDS,
+      fromPosition: END,
+      maxCount: 4096,
+    });
+    for await (const resolved of reading) {
+      const event = toUserEvent(resolved);
+      if (event !== undefined) return event.logPosition;
+    }
+    return LOG_START;
+  }
+
   subscribeToStream(
     streamId: string,
     { afterPosition }: StreamSubscriptionOptions = {},

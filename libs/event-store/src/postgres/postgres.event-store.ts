@@ -15,7 +15,7 @@ import {
   type StreamSubscriptionOptions,
   type Subscription,
 } from '../event-store.port.js';
-import { compareLogPositions, type LogPosition } from '../log-position.js';
+import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
 import { PostgresAppendChannel } from './postgres.append-channel.js';
 import { migrate } from './postgres.migrator.js';
 import { EVENT_STORE_MIGRATIONS } from './postgres.schema.js';
@@ -158,6 +158,18 @@ export class PostgresEventStore extends EventStore {
       ],
     });
     return result.rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<LogPosition> {
+    const result = await this.pool.query<{ transaction_id: string; global_position: string }>({
+      name: 'es_head',
+      text: `select transaction_id, global_position from es_events
+              order by transaction_id desc, global_position desc limit 1`,
+    });
+    const [row] = result.rows;
+    return row
+      ? { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) }
+      : LOG_START;
   }
 
   subscribeToStream(streamId: string, options: StreamSubscriptionOptions = {}): Subscription {

@@ -186,6 +186,14 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
     });
   });
 
+  describe('the head of the log', () => {
+    it('is the position of the newest committed event', async () => {
+      await store.append(streamName(), events(2));
+      const last = await store.append(streamName(), events(1));
+      expect(await store.headPosition()).toEqual(last.logPosition);
+    });
+  });
+
   describe('subscriptions', () => {
     it('delivers a stream from a position, then live, with nothing doubled or missed at the seam', async () => {
       const stream = streamName();

@@ -1,0 +1,104 @@
+import type { EventStore } from '#libs/event-store';
+import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
+import { GraphCatalog } from '../common/runtime-tokens.js';
+import { readGraphConfig, readGraphEnv, type GraphConfig } from '../graphs/graph-config.js';
+import {
+  GraphRegistry,
+  type CompiledGraphLike,
+  type GraphFactoryConfig,
+  type LangGraphBindings,
+} from '../graphs/graph-loader.js';
+import type { GraphCommand } from '../execution/graph-stream.js';
+
+/**
+ * The application this runtime serves: its graphs, loaded from its own directory with its own
+ * copies of LangGraph, each given the event-sourced checkpointer built on the application's
+ * checkpoint library.
+ */
+export class Application extends GraphCatalog {
+  private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
+  /** The version of the application's @langchain/langgraph (of its first graph). */
+  langgraphVersion = 'unknown';
+
+  private constructor(
+    readonly config: GraphConfig,
+    private readonly registry: GraphRegistry,
+    private readonly store: EventStore,
+  ) {
+    super();
+  }
+
+  /** Reads the graph configuration, applies its environment and loads every graph once. */
+  static async open(
+    configPath: string,
+    store: EventStore,
+    env: NodeJS.ProcessEnv,
+  ): Promise<Application> {
+    const config = await readGraphConfig(configPath);
+    for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
+    const application = new Application(config, GraphRegistry.fromConfig(config), store);
+    for (const graphId of application.graphIds()) await application.registry.load(graphId);
+    const [first] = application.graphIds();
+    if (first !== undefined) {
+      application.langgraphVersion = (
+        await application.registry.bindings(first)
+      ).langgraphPackage.version;
+    }
+    return application;
+  }
+
+  graphIds(): readonly string[] {
+    return this.registry.graphIds();
+  }
+
+  /** The graph for one run (a factory export is called with the run's config), with its checkpointer. */
+  async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
+    const [graph, saver] = await Promise.all([
+      this.registry.graph(graphId, config),
+      this.saverFor(graphId),
+    ]);
+    graph.checkpointer = saver;
+    return graph;
+  }
+
+  /** A LangGraph Command built with the application's own class; `goto` items may be Sends. */
+  async createCommand(graphId: string): Promise<(command: GraphCommand) => unknown> {
+    const bindings = await this.registry.bindings(graphId);
+    const Send = bindings.langgraphModule.Send as
+      (new (node: string, args: unknown) => unknown) | undefined;
+    return (command) => {
+      const goto = toGoto(command.goto, Send);
+      return new bindings.Command({ ...command, ...(goto === undefined ? {} : { goto }) });
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.registry.close();
+  }
+
+  private async saverFor(graphId: string): Promise<unknown> {
+    const bindings = await this.registry.bindings(graphId);
+    let saver = this.savers.get(bindings.checkpointModule);
+    if (!saver) {
+      saver = createEventCheckpointSaver(
+        bindings.checkpointModule as unknown as CheckpointLibrary,
+        this.store,
+      );
+      this.savers.set(bindings.checkpointModule, saver);
+    }
+    return saver;
+  }
+}
+
+/** `{node, input}` items of `goto` become Sends, as the reference server does. */
+function toGoto(
+  goto: unknown,
+  Send: (new (node: string, args: unknown) => unknown) | undefined,
+): unknown {
+  if (goto === undefined || !Send) return goto;
+  const one = (item: unknown): unknown =>
+    typeof item === 'object' && item !== null && 'node' in item && typeof item.node === 'string'
+      ? new Send(item.node, (item as { input?: unknown }).input)
+      : item;
+  return Array.isArray(goto) ? goto.map(one) : one(goto);
+}

@@ -1,0 +1,35 @@
+import type { AssistantRow } from './assistant.entity.js';
+import type { AssistantVersionData } from './assistant.events.js';
+
+/** An assistant as the API shows it: its active version. */
+export function assistantResource(row: AssistantRow): Record<string, unknown> {
+  return {
+    assistant_id: row.assistant_id,
+    graph_id: row.graph_id,
+    config: row.config,
+    context: row.context,
+    metadata: row.metadata,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    version: row.version,
+    name: row.name,
+    description: row.description,
+  };
+}
+
+export function assistantVersionResource(
+  assistantId: string,
+  version: AssistantVersionData,
+): Record<string, unknown> {
+  return {
+    assistant_id: assistantId,
+    version: version.version,
+    graph_id: version.graph_id,
+    config: version.config,
+    context: version.context,
+    metadata: version.metadata,
+    created_at: version.created_at,
+    name: version.name,
+    description: version.description,
+  };
+}

@@ -1,0 +1,83 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+} from '@nestjs/common';
+import { uuidv7 } from '#libs/event-store';
+import {
+  CreateAssistantDto,
+  ListVersionsDto,
+  SearchAssistantsDto,
+  SetLatestVersionDto,
+  UpdateAssistantDto,
+} from './assistants.dto.js';
+import { AssistantsService } from './assistants.service.js';
+
+const now = (): string => new Date().toISOString();
+
+@Controller('assistants')
+export class AssistantsController {
+  constructor(@Inject(AssistantsService) private readonly assistants: AssistantsService) {}
+
+  @Post()
+  @HttpCode(200)
+  create(@Body() body: CreateAssistantDto): Promise<Record<string, unknown>> {
+    const { graph_id, assistant_id, if_exists, ...fields } = body;
+    return this.assistants.create(
+      assistant_id ?? uuidv7(),
+      graph_id,
+      fields,
+      if_exists ?? 'raise',
+      now(),
+    );
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  search(@Body() body: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
+    return this.assistants.search(body);
+  }
+
+  @Get(':assistantId')
+  get(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
+    return this.assistants.get(assistantId);
+  }
+
+  @Patch(':assistantId')
+  update(
+    @Param('assistantId') assistantId: string,
+    @Body() body: UpdateAssistantDto,
+  ): Promise<Record<string, unknown>> {
+    return this.assistants.update(assistantId, body, now());
+  }
+
+  @Delete(':assistantId')
+  @HttpCode(204)
+  async delete(@Param('assistantId') assistantId: string): Promise<void> {
+    await this.assistants.delete(assistantId, now());
+  }
+
+  @Post(':assistantId/latest')
+  @HttpCode(200)
+  setLatest(
+    @Param('assistantId') assistantId: string,
+    @Body() body: SetLatestVersionDto,
+  ): Promise<Record<string, unknown>> {
+    return this.assistants.setLatest(assistantId, body.version, now());
+  }
+
+  @Post(':assistantId/versions')
+  @HttpCode(200)
+  versions(
+    @Param('assistantId') assistantId: string,
+    @Body() body: ListVersionsDto,
+  ): Promise<Record<string, unknown>[]> {
+    return this.assistants.versions(assistantId, body);
+  }
+}

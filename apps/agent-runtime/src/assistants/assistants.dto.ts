@@ -1,0 +1,124 @@
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import type { JsonObject } from '#libs/event-store';
+
+export class CreateAssistantDto {
+  @IsString()
+  graph_id!: string;
+
+  @IsOptional()
+  @IsUUID()
+  assistant_id?: string;
+
+  @IsOptional()
+  @IsObject()
+  config?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  context?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsIn(['raise', 'do_nothing'])
+  if_exists?: 'raise' | 'do_nothing';
+
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  description?: string | null;
+}
+
+export class UpdateAssistantDto {
+  @IsOptional()
+  @IsString()
+  graph_id?: string;
+
+  @IsOptional()
+  @IsObject()
+  config?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  context?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  description?: string | null;
+}
+
+export class SetLatestVersionDto {
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  version!: number;
+}
+
+export class PageDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  limit?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
+export class SearchAssistantsDto extends PageDto {
+  @IsOptional()
+  @IsString()
+  graph_id?: string;
+
+  @IsOptional()
+  @IsString()
+  name?: string;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsIn(['assistant_id', 'graph_id', 'name', 'created_at', 'updated_at'])
+  sort_by?: 'assistant_id' | 'graph_id' | 'name' | 'created_at' | 'updated_at';
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sort_order?: 'asc' | 'desc';
+}
+
+export class ListVersionsDto extends PageDto {
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+}

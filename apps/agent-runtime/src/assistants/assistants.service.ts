@@ -1,0 +1,207 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { notFound } from '../common/domain-error.js';
+import { GraphCatalog } from '../common/runtime-tokens.js';
+import { defaultAssistantId, isUuid } from '../common/uuid5.js';
+import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
+import {
+  activeVersion,
+  assistantDecider,
+  type AssistantCommand,
+  type AssistantFields,
+  type AssistantState,
+} from './assistant.decider.js';
+import { AssistantEntity, type AssistantRow } from './assistant.entity.js';
+import { assistantStream } from './assistant.events.js';
+import { assistantResource, assistantVersionResource } from './assistant.resource.js';
+import { rowOf } from './assistants.projection.js';
+import type { ListVersionsDto, SearchAssistantsDto } from './assistants.dto.js';
+
+export interface ResolvedAssistant {
+  readonly assistant_id: string;
+  readonly graph_id: string;
+  readonly version: number;
+  readonly config: JsonObject;
+  readonly context: JsonObject;
+  readonly metadata: JsonObject;
+}
+
+@Injectable()
+export class AssistantsService {
+  constructor(
+    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(GraphCatalog) private readonly graphs: GraphCatalog,
+  ) {}
+
+  async create(
+    assistantId: string,
+    graphId: string,
+    fields: AssistantFields,
+    ifExists: 'raise' | 'do_nothing',
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    this.requireGraph(graphId);
+    const state = await this.execute(assistantId, {
+      kind: 'create',
+      assistant_id: assistantId,
+      graph_id: graphId,
+      fields,
+      if_exists: ifExists,
+      now,
+    });
+    return this.resource(state);
+  }
+
+  /** Each graph's default assistant, at the id that the interface's platform gives it. */
+  async ensureDefaults(now: string): Promise<void> {
+    for (const graphId of this.graphs.graphIds()) {
+      await this.execute(defaultAssistantId(graphId), {
+        kind: 'create',
+        assistant_id: defaultAssistantId(graphId),
+        graph_id: graphId,
+        fields: { name: graphId, metadata: { created_by: 'system' } },
+        if_exists: 'do_nothing',
+        now,
+      });
+    }
+  }
+
+  async update(
+    assistantId: string,
+    fields: AssistantFields,
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    if (fields.graph_id !== undefined) this.requireGraph(fields.graph_id);
+    return this.resource(await this.execute(assistantId, { kind: 'update', fields, now }));
+  }
+
+  async setLatest(
+    assistantId: string,
+    version: number,
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    return this.resource(await this.execute(assistantId, { kind: 'set_latest', version, now }));
+  }
+
+  async delete(assistantId: string, now: string): Promise<void> {
+    await this.execute(assistantId, { kind: 'delete', now });
+  }
+
+  async get(assistantId: string): Promise<Record<string, unknown>> {
+    return assistantResource(await this.row(assistantId));
+  }
+
+  async versions(assistantId: string, query: ListVersionsDto): Promise<Record<string, unknown>[]> {
+    const row = await this.row(assistantId);
+    const offset = query.offset ?? 0;
+    return [...row.versions]
+      .filter((version) => !query.metadata || contains(version.metadata, query.metadata))
+      .sort((a, b) => b.version - a.version)
+      .slice(offset, offset + (query.limit ?? 10))
+      .map((version) => assistantVersionResource(assistantId, version));
+  }
+
+  async search(query: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
+    await this.freshness.catchUp('assistants');
+    const builder = this.dataSource.getRepository(AssistantEntity).createQueryBuilder('a');
+    if (query.graph_id !== undefined)
+      builder.andWhere('a.graph_id = :graphId', { graphId: query.graph_id });
+    if (query.name !== undefined)
+      builder.andWhere('a.name ilike :name', { name: `%${escapeLike(query.name)}%` });
+    if (query.metadata !== undefined) {
+      builder.andWhere('a.metadata @> :metadata::jsonb', {
+        metadata: JSON.stringify(query.metadata),
+      });
+    }
+    const rows = await builder
+      .orderBy(`a.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
+      .addOrderBy('a.assistant_id', 'ASC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map(assistantResource);
+  }
+
+  /**
+   * The assistant a run names: an assistant id, or a graph id for that graph's default assistant.
+   * Read from its stream, so an assistant created a moment ago is found on any replica.
+   */
+  async resolve(assistantIdOrGraph: string): Promise<ResolvedAssistant> {
+    const assistantId = isUuid(assistantIdOrGraph)
+      ? assistantIdOrGraph
+      : this.graphs.graphIds().includes(assistantIdOrGraph)
+        ? defaultAssistantId(assistantIdOrGraph)
+        : undefined;
+    const state = assistantId ? await this.fold(assistantId) : undefined;
+    const active = state && activeVersion(state);
+    if (!assistantId || !state?.exists || !active) {
+      throw notFound(
+        `No assistant found for "${assistantIdOrGraph}". Use the id of an assistant or a graph id.`,
+      );
+    }
+    return {
+      assistant_id: assistantId,
+      graph_id: active.graph_id,
+      version: active.version,
+      config: active.config,
+      context: active.context,
+      metadata: active.metadata,
+    };
+  }
+
+  private async fold(assistantId: string): Promise<AssistantState> {
+    const events = await this.store.readStream(assistantStream(assistantId));
+    return events.reduce(
+      (state, event) =>
+        assistantDecider.evolve(state, { type: event.type, data: event.data } as never),
+      assistantDecider.initialState,
+    );
+  }
+
+  private async execute(assistantId: string, command: AssistantCommand): Promise<AssistantState> {
+    const outcome = await handleCommand(
+      this.store,
+      assistantStream(assistantId),
+      assistantDecider,
+      command,
+    );
+    return outcome.state;
+  }
+
+  private async row(assistantId: string): Promise<AssistantRow> {
+    if (!isUuid(assistantId)) throw notFound('Assistant not found');
+    await this.freshness.catchUp('assistants');
+    const row = await this.dataSource
+      .getRepository(AssistantEntity)
+      .findOneBy({ assistant_id: assistantId });
+    if (!row) throw notFound('Assistant not found');
+    return row;
+  }
+
+  private resource(state: AssistantState): Record<string, unknown> {
+    const row = rowOf(state);
+    if (!row) throw notFound('Assistant not found');
+    return assistantResource(row);
+  }
+
+  private requireGraph(graphId: string): void {
+    if (!this.graphs.graphIds().includes(graphId)) {
+      throw notFound(
+        `Graph "${graphId}" not found; this application serves: ${this.graphs.graphIds().join(', ')}`,
+      );
+    }
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function contains(metadata: JsonObject, filter: JsonObject): boolean {
+  return Object.entries(filter).every(
+    ([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value),
+  );
+}

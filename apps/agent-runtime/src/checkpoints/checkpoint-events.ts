@@ -1,0 +1,143 @@
+import type { JsonObject, JsonValue } from '#libs/event-store';
+
+/** Event types of a thread's checkpoint stream. */
+export const CHECKPOINT_SAVED = 'CheckpointSaved';
+export const CHECKPOINT_WRITES_SAVED = 'CheckpointWritesSaved';
+
+/** Every checkpoint and pending write of one LangGraph thread lives in this stream. */
+export function checkpointStreamOf(threadId: string): string {
+  return `checkpoints-${threadId}`;
+}
+
+/**
+ * A value as the saver's serializer wrote it: JSON stays readable JSON, anything else (bytes, a
+ * custom serializer's format, or JSON PostgreSQL's jsonb cannot hold exactly) is kept as base64.
+ */
+export type StoredValue = StoredJson | StoredBytes;
+export type StoredJson = { type: 'json'; value: JsonValue };
+export type StoredBytes = { type: string; base64: string };
+
+export type CheckpointSavedData = {
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  /** The checkpoint this one follows (`configurable.checkpoint_id` of the put), or null. */
+  parent_checkpoint_id: string | null;
+  checkpoint: StoredValue;
+  metadata: StoredValue;
+};
+
+export type StoredWrite = {
+  channel: string;
+  /** Position in the task's writes, or the negative index of a special channel (WRITES_IDX_MAP). */
+  idx: number;
+  value: StoredValue;
+};
+
+export type CheckpointWritesSavedData = {
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  task_id: string;
+  /** The task's path (`writesSortKey`), "" for input, `Command` updates and resume values. */
+  task_path: string;
+  writes: StoredWrite[];
+};
+
+export type CheckpointEvent =
+  | { readonly type: typeof CHECKPOINT_SAVED; readonly data: CheckpointSavedData }
+  | { readonly type: typeof CHECKPOINT_WRITES_SAVED; readonly data: CheckpointWritesSavedData };
+
+export class MalformedCheckpointEventError extends Error {
+  readonly code = 'malformed_checkpoint_event';
+
+  constructor(
+    readonly eventType: string,
+    reason: string,
+  ) {
+    super(`Malformed ${eventType} event: ${reason}`);
+  }
+}
+
+/**
+ * Reads a recorded event of a checkpoint stream. Other event types give undefined (a later version
+ * may add some); a checkpoint event whose data does not have the expected shape throws.
+ */
+export function parseCheckpointEvent(event: {
+  readonly type: string;
+  readonly data: JsonObject;
+}): CheckpointEvent | undefined {
+  switch (event.type) {
+    case CHECKPOINT_SAVED:
+      return { type: CHECKPOINT_SAVED, data: parseCheckpointSaved(event.data) };
+    case CHECKPOINT_WRITES_SAVED:
+      return { type: CHECKPOINT_WRITES_SAVED, data: parseCheckpointWritesSaved(event.data) };
+    default:
+      return undefined;
+  }
+}
+
+function parseCheckpointSaved(data: JsonObject): CheckpointSavedData {
+  const fail = (reason: string) => new MalformedCheckpointEventError(CHECKPOINT_SAVED, reason);
+  const parent = data['parent_checkpoint_id'];
+  if (parent !== null && typeof parent !== 'string') {
+    throw fail('parent_checkpoint_id is neither a string nor null');
+  }
+  return {
+    checkpoint_ns: stringField(data, 'checkpoint_ns', fail),
+    checkpoint_id: stringField(data, 'checkpoint_id', fail),
+    parent_checkpoint_id: parent ?? null,
+    checkpoint: parseStoredValue(data['checkpoint'], 'checkpoint', fail),
+    metadata: parseStoredValue(data['metadata'], 'metadata', fail),
+  };
+}
+
+function parseCheckpointWritesSaved(data: JsonObject): CheckpointWritesSavedData {
+  const fail = (reason: string) =>
+    new MalformedCheckpointEventError(CHECKPOINT_WRITES_SAVED, reason);
+  const writes = data['writes'];
+  if (!Array.isArray(writes)) throw fail('writes is not an array');
+  const taskPath = data['task_path'];
+  return {
+    checkpoint_ns: stringField(data, 'checkpoint_ns', fail),
+    checkpoint_id: stringField(data, 'checkpoint_id', fail),
+    task_id: stringField(data, 'task_id', fail),
+    task_path: typeof taskPath === 'string' ? taskPath : '',
+    writes: writes.map((write, index) => {
+      if (!isJsonObject(write)) throw fail(`writes[${index}] is not an object`);
+      const idx = write['idx'];
+      if (typeof idx !== 'number' || !Number.isInteger(idx)) {
+        throw fail(`writes[${index}].idx is not an integer`);
+      }
+      return {
+        channel: stringField(write, 'channel', fail),
+        idx,
+        value: parseStoredValue(write['value'], `writes[${index}].value`, fail),
+      };
+    }),
+  };
+}
+
+function parseStoredValue(
+  value: JsonValue | undefined,
+  field: string,
+  fail: (reason: string) => Error,
+): StoredValue {
+  if (!isJsonObject(value) || typeof value['type'] !== 'string') {
+    throw fail(`${field} is not a stored value`);
+  }
+  const type = value['type'];
+  const base64 = value['base64'];
+  if (typeof base64 === 'string') return { type, base64 };
+  const json = value['value'];
+  if (type === 'json' && json !== undefined) return { type, value: json };
+  throw fail(`${field} has neither a json value nor base64`);
+}
+
+function stringField(data: JsonObject, field: string, fail: (reason: string) => Error): string {
+  const value = data[field];
+  if (typeof value !== 'string') throw fail(`${field} is not a string`);
+  return value;
+}
+
+function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

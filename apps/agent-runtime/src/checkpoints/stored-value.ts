@@ -1,0 +1,64 @@
+import type { JsonValue } from '#libs/event-store';
+import type { StoredValue } from './checkpoint-events.js';
+
+/** The part of LangGraph's `SerializerProtocol` the saver uses (any copy of the library fits). */
+export interface CheckpointSerde {
+  dumpsTyped(data: unknown): Promise<[string, Uint8Array]>;
+  loadsTyped(type: string, data: Uint8Array | string): Promise<unknown>;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+
+/**
+ * PostgreSQL's jsonb refuses `\u0000` and unpaired surrogates (JSON.stringify escapes lone
+ * surrogates as `\udXXX`; paired ones stay raw characters). A literal backslash before such text
+ * also matches: that value is then merely kept as base64.
+ */
+const JSONB_UNSAFE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+
+/**
+ * Serializes a value with the saver's serializer and keeps it as an auditor can read it: the
+ * serializer's JSON as JSON, any other type (or JSON that would not come back byte for byte) as
+ * base64 with its type.
+ */
+export async function encodeValue(serde: CheckpointSerde, value: unknown): Promise<StoredValue> {
+  const [type, bytes] = await serde.dumpsTyped(value);
+  if (type === 'json') {
+    const json = readableJson(bytes);
+    if (json !== undefined) return { type: 'json', value: json };
+  }
+  return {
+    type,
+    base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+  };
+}
+
+/** Gives back what the serializer's `loadsTyped` makes of the bytes `dumpsTyped` produced. */
+export async function decodeValue(serde: CheckpointSerde, stored: StoredValue): Promise<unknown> {
+  if ('base64' in stored) {
+    return serde.loadsTyped(stored.type, Uint8Array.from(Buffer.from(stored.base64, 'base64')));
+  }
+  return serde.loadsTyped(stored.type, utf8Encoder.encode(JSON.stringify(stored.value)));
+}
+
+/**
+ * The parsed JSON when it re-serializes to exactly the same text (so nothing is lost to number
+ * precision or formatting) and PostgreSQL's jsonb can store it; undefined otherwise.
+ */
+export function readableJson(bytes: Uint8Array): JsonValue | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  if (JSONB_UNSAFE.test(text)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return JSON.stringify(parsed) === text ? (parsed as JsonValue) : undefined;
+}

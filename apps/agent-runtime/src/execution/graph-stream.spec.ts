@@ -1,0 +1,666 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  getWriter,
+  interrupt,
+} from '@langchain/langgraph';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  streamGraphRun,
+  toLibraryStreamModes,
+  type GraphCommand,
+  type GraphRunRequest,
+  type StreamMode,
+  type StreamedEvent,
+} from './graph-stream.js';
+import { toWireJson } from './wire-json.js';
+
+const RUN_ID = '01a20200-cc42-74d6-816e-706d7f19e612';
+const THREAD_ID = '01a20200-cbd6-764f-a647-344b4c724942';
+const ASSISTANT_ID = '046b5dc7-2108-582c-9c6c-31d556d138f0';
+const HUMAN_HI = { messages: [{ role: 'human', content: 'hi' }] };
+
+/** A run's config as the reference server's run creation builds it. */
+function runConfig(graphId: string): { configurable: object; metadata: object } {
+  return {
+    configurable: {
+      graph_id: graphId,
+      assistant_id: ASSISTANT_ID,
+      thread_id: THREAD_ID,
+      run_id: RUN_ID,
+    },
+    metadata: { created_by: 'system', graph_id: graphId, assistant_id: ASSISTANT_ID },
+  };
+}
+
+/**
+ * The config of a run as executed (see the captures' message metadata): the reference adds
+ * run_attempt, langgraph_version/plan/host/api_url to the metadata when it starts the graph.
+ * The null checkpoint_id of a run record means the latest checkpoint.
+ */
+function serverConfig(
+  graphId: string,
+  apiUrl: string | null = 'http://127.0.0.1:2124',
+): Record<string, unknown> {
+  const { configurable, metadata } = runConfig(graphId);
+  return {
+    configurable: { ...configurable, checkpoint_id: null },
+    metadata: {
+      ...metadata,
+      run_attempt: 1,
+      langgraph_version: '1.7.3',
+      langgraph_plan: 'developer',
+      langgraph_host: 'self-hosted',
+      ...(apiUrl === null ? {} : { langgraph_api_url: apiUrl }),
+    },
+  };
+}
+
+const createCommand = jest.fn(
+  (command: GraphCommand) => new Command(command as ConstructorParameters<typeof Command>[0]),
+);
+
+function runRequest(
+  graph: unknown,
+  streamModes: readonly StreamMode[],
+  overrides: Partial<GraphRunRequest> = {},
+): GraphRunRequest {
+  return {
+    graph,
+    input: HUMAN_HI,
+    createCommand,
+    config: serverConfig('g'),
+    streamModes,
+    subgraphs: false,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function collect(request: GraphRunRequest): Promise<StreamedEvent[]> {
+  const events: StreamedEvent[] = [];
+  for await (const event of streamGraphRun(request)) events.push(event);
+  return events;
+}
+
+/** `event data` lines with random ids masked, comparable to the reference captures. */
+function toWireLines(events: readonly StreamedEvent[]): string[] {
+  return events.map(({ event, data }) =>
+    `${event} ${JSON.stringify(data)}`
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replace(/"[0-9a-f]{32}"/g, '"<hex>"'),
+  );
+}
+
+function namesOf(events: readonly StreamedEvent[]): string[] {
+  return events.map(({ event }) => event);
+}
+
+function dataOf(events: readonly StreamedEvent[], name: string): unknown[] {
+  return events.filter(({ event }) => event === name).map(({ data }) => data);
+}
+
+function echoGraph() {
+  const model = new FakeListChatModel({ responses: ['echo: hi'] });
+  return new StateGraph(MessagesAnnotation)
+    .addNode('echo', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, 'echo')
+    .addEdge('echo', END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function nestedGraph() {
+  const child = new StateGraph(MessagesAnnotation)
+    .addNode('child_node', () => ({ messages: [new AIMessage('from child')] }))
+    .addEdge(START, 'child_node')
+    .compile();
+  return new StateGraph(MessagesAnnotation)
+    .addNode('parent_node', () => ({ messages: [new AIMessage('from parent')] }))
+    .addNode('sub', child)
+    .addEdge(START, 'parent_node')
+    .addEdge('parent_node', 'sub')
+    .addEdge('sub', END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+function deepGraph() {
+  const grandchild = new StateGraph(MessagesAnnotation)
+    .addNode('leaf', () => {
+      getWriter()?.({ depth: 2 });
+      return { messages: [new AIMessage('from leaf')] };
+    })
+    .addEdge(START, 'leaf')
+    .compile();
+  const child = new StateGraph(MessagesAnnotation)
+    .addNode('inner', grandchild)
+    .addEdge(START, 'inner')
+    .compile();
+  return new StateGraph(MessagesAnnotation)
+    .addNode('outer', child)
+    .addEdge(START, 'outer')
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const NameState = Annotation.Root({ ...MessagesAnnotation.spec, name: Annotation<string>() });
+
+function interruptGraph() {
+  return new StateGraph(NameState)
+    .addNode('ask', () => ({
+      name: interrupt<{ question: string }, string>({ question: 'what is your name?' }),
+    }))
+    .addNode('greet', (state) => ({ messages: [new AIMessage(`hello ${state.name}`)] }))
+    .addEdge(START, 'ask')
+    .addEdge('ask', 'greet')
+    .addEdge('greet', END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+const ItemsState = Annotation.Root({
+  items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+function fanOutGraph() {
+  return new StateGraph(ItemsState)
+    .addNode('a', () => ({ items: ['a'] }))
+    .addNode('b', () => ({ items: ['b'] }))
+    .addNode('join', (_state, config) => {
+      config.writer({ progress: 'joining' });
+      return { items: ['join'] };
+    })
+    .addEdge(START, 'a')
+    .addEdge(START, 'b')
+    .addEdge('a', 'join')
+    .addEdge('b', 'join')
+    .addEdge('join', END)
+    .compile({ checkpointer: new MemorySaver() });
+}
+
+// Metadata that the reference run's config contributes to every `messages` tuple.
+const SERVER_METADATA = (graphId: string) =>
+  `"created_by":"system","graph_id":"${graphId}","assistant_id":"<uuid>","run_attempt":1,` +
+  `"langgraph_version":"1.7.3","langgraph_plan":"developer","langgraph_host":"self-hosted",` +
+  `"langgraph_api_url":"http://127.0.0.1:2124","thread_id":"<uuid>","run_id":"<uuid>"`;
+
+// Node metadata of LangGraph (`langgraph_*`) as in the captures, plus our `graph_node`.
+const NODE_METADATA = (node: string, ns = '') =>
+  `"langgraph_step":1,"langgraph_node":"${node}","langgraph_triggers":["branch:to:${node}"],` +
+  `"langgraph_path":["__pregel_pull","${node}"],"langgraph_checkpoint_ns":"${ns}${node}:<uuid>",` +
+  `"checkpoint_ns":"${ns}${node}:<uuid>"`;
+
+describe('streamGraphRun', () => {
+  describe('matches the reference captures', () => {
+    it('streams values, messages tuples and updates (stream-values-updates-messages.txt)', async () => {
+      const events = await collect(
+        runRequest(echoGraph(), ['values', 'messages-tuple', 'updates'], {
+          config: serverConfig('echo'),
+        }),
+      );
+
+      const token = (text: string) =>
+        `messages [{"content":"${text}","tool_calls":[],"invalid_tool_calls":[],"tool_call_chunks":[],` +
+        `"additional_kwargs":{},"response_metadata":{},"id":"run-<uuid>","type":"ai"},` +
+        `{"tags":[],"ls_integration":"langchain_chat_model",${SERVER_METADATA('echo')},` +
+        `${NODE_METADATA('echo')},"ls_model_type":"chat","ls_provider":"FakeListChatModel",` +
+        `"versions":{"@langchain/core":"1.4.0"},"graph_node":"echo"}]`;
+      expect(toWireLines(events)).toEqual([
+        'values {"messages":[{"content":"hi","additional_kwargs":{},"response_metadata":{},"id":"<uuid>","type":"human"}]}',
+        ...['e', 'c', 'h', 'o', ':', ' ', 'h', 'i'].map(token),
+        'updates {"echo":{"messages":[{"content":"echo: hi","additional_kwargs":{},"response_metadata":{},"tool_call_chunks":[],"tool_calls":[],"id":"run-<uuid>","invalid_tool_calls":[],"type":"ai"}]}}',
+        'values {"messages":[{"content":"hi","additional_kwargs":{},"response_metadata":{},"id":"<uuid>","type":"human"},{"id":"run-<uuid>","content":"echo: hi","additional_kwargs":{},"response_metadata":{},"tool_calls":[],"invalid_tool_calls":[],"type":"ai"}]}',
+      ]);
+    });
+
+    it('namespaces subgraph output as <event>|<ns> (stream-nested-subgraphs.txt)', async () => {
+      const events = await collect(
+        runRequest(nestedGraph(), ['messages-tuple', 'updates'], {
+          config: serverConfig('nested'),
+          subgraphs: true,
+        }),
+      );
+
+      const ai = (text: string) =>
+        `{"content":"${text}","tool_calls":[],"invalid_tool_calls":[],"additional_kwargs":{},` +
+        `"response_metadata":{},"id":"run-<uuid>-out-0","type":"ai"}`;
+      const human =
+        '{"content":"hi","additional_kwargs":{},"response_metadata":{},"id":"<uuid>","type":"human"}';
+      const tuple = (text: string, node: string, ns = '') =>
+        `[${ai(text)},{"tags":["graph:step:1"],"name":"${node}","ls_integration":"langgraph",` +
+        `${SERVER_METADATA('nested')},${NODE_METADATA(node, ns)},"graph_node":"${node}"}]`;
+      expect(toWireLines(events)).toEqual([
+        `messages ${tuple('from parent', 'parent_node')}`,
+        `updates {"parent_node":{"messages":[${ai('from parent')}]}}`,
+        `messages|sub:<uuid> ${tuple('from child', 'child_node', 'sub:<uuid>|')}`,
+        `updates|sub:<uuid> {"child_node":{"messages":[${ai('from child')}]}}`,
+        `updates {"sub":{"messages":[${human},${ai('from parent')},${ai('from child')}]}}`,
+      ]);
+    });
+
+    it('reports an interrupt in updates and values (interrupt-stream.txt)', async () => {
+      const events = await collect(runRequest(interruptGraph(), ['values', 'updates']));
+
+      expect(toWireLines(events)).toEqual([
+        'values {"messages":[{"content":"hi","additional_kwargs":{},"response_metadata":{},"id":"<uuid>","type":"human"}]}',
+        'updates {"__interrupt__":[{"id":"<hex>","value":{"question":"what is your name?"}}]}',
+        'values {"__interrupt__":[{"id":"<hex>","value":{"question":"what is your name?"}}]}',
+      ]);
+    });
+  });
+
+  it('derives the library stream modes like the reference', () => {
+    expect(toLibraryStreamModes(['messages-tuple', 'events', 'updates'])).toEqual([
+      'updates',
+      'messages',
+    ]);
+    expect(toLibraryStreamModes(['messages'])).toEqual(['messages', 'values']);
+    expect(toLibraryStreamModes(['events'])).toEqual([]);
+  });
+
+  it('sends the updates of nodes that ran in the same step separately', async () => {
+    const events = await collect(runRequest(fanOutGraph(), ['updates'], { input: { items: [] } }));
+
+    expect(events).toEqual([
+      { event: 'updates', data: { a: { items: ['a'] } } },
+      { event: 'updates', data: { b: { items: ['b'] } } },
+      { event: 'updates', data: { join: { items: ['join'] } } },
+    ]);
+  });
+
+  it('streams custom data written with config.writer and with getWriter()', async () => {
+    const fanOut = await collect(runRequest(fanOutGraph(), ['custom'], { input: { items: [] } }));
+    const deep = await collect(runRequest(deepGraph(), ['custom'], { subgraphs: true }));
+
+    expect(fanOut).toEqual([{ event: 'custom', data: { progress: 'joining' } }]);
+    expect(deep).toEqual([
+      {
+        event: expect.stringMatching(/^custom\|outer:[0-9a-f-]{36}\|inner:[0-9a-f-]{36}$/),
+        data: { depth: 2 },
+      },
+    ]);
+  });
+
+  it('only streams the root graph when subgraphs are not requested', async () => {
+    const events = await collect(
+      runRequest(deepGraph(), ['values', 'updates', 'messages-tuple', 'custom']),
+    );
+
+    // Custom data always reaches the root stream; only its namespace is dropped.
+    expect(namesOf(events)).toEqual(['values', 'custom', 'messages', 'updates', 'values']);
+  });
+
+  it('adds graph_node to the metadata of every messages tuple', async () => {
+    const events = await collect(runRequest(deepGraph(), ['messages-tuple'], { subgraphs: true }));
+
+    const echoed = await collect(runRequest(echoGraph(), ['messages-tuple']));
+
+    // The leaf's message is reported once, by the subgraph that produced it.
+    expect(namesOf(events)).toEqual([
+      expect.stringMatching(/^messages\|outer:[^|]+\|inner:[^|]+$/),
+    ]);
+    for (const { data } of [...events, ...echoed]) {
+      const [, metadata] = data as [unknown, Record<string, unknown>];
+      expect(metadata['graph_node']).toBe(metadata['langgraph_node']);
+    }
+    expect(echoed).toHaveLength(8);
+  });
+
+  it('resumes an interrupted run with a command built by createCommand', async () => {
+    const graph = interruptGraph();
+    await collect(runRequest(graph, ['updates']));
+    createCommand.mockClear();
+
+    const resumed = await collect(
+      runRequest(graph, ['updates'], { input: null, command: { resume: 'Ada' } }),
+    );
+
+    expect(createCommand).toHaveBeenCalledWith({ resume: 'Ada' });
+    expect(resumed).toEqual([
+      { event: 'updates', data: { ask: { name: 'Ada' } } },
+      {
+        event: 'updates',
+        data: {
+          greet: {
+            messages: [
+              expect.objectContaining({ content: 'hello Ada', type: 'ai', tool_calls: [] }),
+            ],
+          },
+        },
+      },
+    ]);
+  });
+
+  it('stops at interruptBefore', async () => {
+    const events = await collect(
+      runRequest(interruptGraph(), ['updates'], { interruptBefore: ['ask'] }),
+    );
+
+    expect(events).toEqual([{ event: 'updates', data: { __interrupt__: [] } }]);
+  });
+
+  it('emits debug events with the reference checkpoint references', async () => {
+    const events = await collect(runRequest(echoGraph(), ['debug']));
+
+    expect(new Set(namesOf(events))).toEqual(new Set(['debug']));
+    const types = events.map(({ data }) => (data as { type: string }).type);
+    expect(types).toEqual(['checkpoint', 'checkpoint', 'task', 'task_result', 'checkpoint']);
+    const checkpoint = (events[4]?.data as { payload: Record<string, unknown> }).payload;
+    expect(Object.keys(checkpoint)).toEqual([
+      'config',
+      'values',
+      'metadata',
+      'next',
+      'tasks',
+      'checkpoint',
+      'parent_checkpoint',
+      'parent_config',
+    ]);
+    expect(checkpoint['checkpoint']).toEqual({
+      thread_id: THREAD_ID,
+      checkpoint_id: expect.any(String),
+      checkpoint_ns: '',
+      checkpoint_map: null,
+    });
+    expect(checkpoint['parent_checkpoint']).toEqual(
+      expect.objectContaining({ thread_id: THREAD_ID, checkpoint_ns: '' }),
+    );
+    const configurable = (checkpoint['config'] as { configurable: Record<string, unknown> })
+      .configurable;
+    expect(Object.keys(configurable).filter((key) => key.startsWith('__'))).toEqual([]);
+  });
+
+  it('emits tasks and checkpoints events', async () => {
+    const events = await collect(runRequest(echoGraph(), ['tasks', 'checkpoints']));
+
+    expect(namesOf(events)).toEqual([
+      'checkpoints',
+      'checkpoints',
+      'tasks',
+      'tasks',
+      'checkpoints',
+    ]);
+    expect(Object.keys(events[0]?.data as object)).toEqual(['values', 'metadata', 'next']);
+    expect(events[3]?.data).toEqual(
+      expect.objectContaining({ name: 'echo', result: expect.any(Object), error: null }),
+    );
+  });
+
+  it('forwards checkpoint envelopes before values when streaming subgraphs', async () => {
+    const events = await collect(runRequest(nestedGraph(), ['values'], { subgraphs: true }));
+
+    expect(namesOf(events).map((name) => name.replace(/\|sub:.*/, '|sub'))).toEqual([
+      'checkpoints',
+      'values',
+      'checkpoints',
+      'values',
+      'checkpoints|sub',
+      'values|sub',
+      'checkpoints|sub',
+      'values|sub',
+      'checkpoints',
+      'values',
+    ]);
+    expect(events[0]?.data).toEqual({
+      id: expect.any(String),
+      parent_id: expect.any(String),
+      step: 0,
+      source: 'loop',
+    });
+  });
+
+  it('emits every callback event but the root stream chunks in events mode', async () => {
+    const events = await collect(runRequest(echoGraph(), ['events']));
+
+    expect(new Set(namesOf(events))).toEqual(new Set(['events']));
+    const kinds = events.map(({ data }) => (data as { event: string }).event);
+    expect(kinds[0]).toBe('on_chain_start');
+    expect(kinds).toContain('on_chat_model_start');
+    expect(kinds.filter((kind) => kind === 'on_chat_model_stream')).toHaveLength(8);
+    expect(kinds).toContain('on_chat_model_end');
+    expect(kinds).not.toContain('on_chain_stream');
+    expect(kinds.at(-1)).toBe('on_chain_end');
+    const root = events[0]?.data as { run_id: string; name: string };
+    expect(root).toEqual(expect.objectContaining({ run_id: RUN_ID, name: 'LangGraph' }));
+  });
+
+  it('emits the legacy messages/metadata, messages/partial and messages/complete events', async () => {
+    const events = await collect(runRequest(echoGraph(), ['messages']));
+
+    expect(namesOf(events)).toEqual([
+      'messages/complete',
+      'messages/metadata',
+      ...Array<string>(8).fill('messages/partial'),
+      'messages/complete',
+    ]);
+    const partials = dataOf(events, 'messages/partial') as [{ content: string }][];
+    expect(partials.map(([message]) => message.content)).toEqual([
+      'e',
+      'ec',
+      'ech',
+      'echo',
+      'echo:',
+      'echo: ',
+      'echo: h',
+      'echo: hi',
+    ]);
+    const [metadataEvent] = dataOf(events, 'messages/metadata') as Record<
+      string,
+      { metadata: Record<string, unknown> }
+    >[];
+    const [messageId] = Object.keys(metadataEvent ?? {});
+    expect(messageId).toMatch(/^run-/);
+    expect(metadataEvent?.[messageId ?? '']?.metadata).toEqual(
+      expect.objectContaining({ langgraph_node: 'echo', graph_node: 'echo' }),
+    );
+    const [first, last] = dataOf(events, 'messages/complete') as [{ type: string }][];
+    expect(first?.map(({ type }) => type)).toEqual(['human']);
+    expect(last).toEqual([expect.objectContaining({ id: messageId, content: 'echo: hi' })]);
+  });
+
+  it('lets graph errors propagate', async () => {
+    const graph = new StateGraph(ItemsState)
+      .addNode('boom', () => {
+        throw new Error('kaboom');
+      })
+      .addEdge(START, 'boom')
+      .compile();
+
+    await expect(collect(runRequest(graph, ['values'], { input: { items: [] } }))).rejects.toThrow(
+      'kaboom',
+    );
+  });
+
+  it('forwards recursion_limit', async () => {
+    const graph = new StateGraph(ItemsState)
+      .addNode('again', () => ({ items: ['x'] }))
+      .addEdge(START, 'again')
+      .addConditionalEdges('again', () => 'again')
+      .compile();
+    const config = { ...serverConfig('g'), recursion_limit: 3 };
+
+    await expect(
+      collect(runRequest(graph, ['values'], { input: { items: [] }, config })),
+    ).rejects.toThrow(/Recursion limit of 3/);
+  });
+
+  it('stops the graph when the signal aborts', async () => {
+    let steps = 0;
+    const graph = new StateGraph(ItemsState)
+      .addNode('tick', async () => {
+        steps += 1;
+        await new Promise((done) => setTimeout(done, 5));
+        return { items: ['tick'] };
+      })
+      .addEdge(START, 'tick')
+      .addConditionalEdges('tick', () => 'tick')
+      .compile();
+    const controller = new AbortController();
+    const reason = new Error('cancelled');
+    const received: StreamedEvent[] = [];
+    const request = runRequest(graph, ['updates'], {
+      input: { items: [] },
+      config: { recursion_limit: 1000 },
+      signal: controller.signal,
+    });
+
+    const run = (async () => {
+      for await (const event of streamGraphRun(request)) {
+        received.push(event);
+        if (received.length === 2) controller.abort(reason);
+      }
+    })();
+
+    await expect(run).rejects.toBe(reason);
+    const stepsAtAbort = steps;
+    await new Promise((done) => setTimeout(done, 50));
+    expect(steps).toBe(stepsAtAbort);
+    expect(steps).toBeLessThan(5);
+  });
+
+  it('rejects a graph without streamEvents', async () => {
+    await expect(collect(runRequest({}, ['values']))).rejects.toThrow(TypeError);
+  });
+});
+
+describe('toWireJson', () => {
+  it('turns LangChain messages anywhere in a payload into dicts', () => {
+    const chunk = new AIMessageChunk({ content: 'x', id: 'm1' });
+
+    expect(toWireJson({ nested: [chunk], at: new Date(0), gone: undefined })).toEqual({
+      nested: [
+        {
+          content: 'x',
+          tool_calls: [],
+          invalid_tool_calls: [],
+          tool_call_chunks: [],
+          additional_kwargs: {},
+          response_metadata: {},
+          id: 'm1',
+          type: 'ai',
+        },
+      ],
+      at: '1970-01-01T00:00:00.000Z',
+    });
+    expect(toWireJson(undefined)).toBeNull();
+  });
+});
+
+// Differential check against the reference server's own `streamState`, when it is installed.
+const REFERENCE_DIST = resolve(
+  'node_modules/@langchain/langgraph-cli/node_modules/@langchain/langgraph-api/dist',
+);
+const describeWithReference = existsSync(`${REFERENCE_DIST}/stream.mjs`) ? describe : describe.skip;
+
+interface ReferenceStream {
+  readonly streamState: (
+    run: unknown,
+    options: unknown,
+  ) => AsyncIterable<{ readonly event: string; readonly data: unknown }>;
+}
+interface ReferenceSerde {
+  readonly serialiseAsDict: (value: unknown) => string;
+}
+
+describeWithReference('streamGraphRun against the reference streamState', () => {
+  const ALL_MODES: StreamMode[] = [
+    'values',
+    'updates',
+    'messages',
+    'messages-tuple',
+    'debug',
+    'custom',
+    'events',
+    'tasks',
+    'checkpoints',
+  ];
+
+  /** Masks ids and timestamps consistently (first seen id is <0>, ...) and drops graph_node. */
+  function normalize(lines: readonly string[]): string[] {
+    const ids = new Map<string, string>();
+    return lines.map((line) =>
+      line
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<ts>')
+        .replace(
+          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}/g,
+          (id) => {
+            if (!ids.has(id)) ids.set(id, `<${ids.size}>`);
+            return ids.get(id) ?? id;
+          },
+        )
+        .replace(/,"graph_node":"[^"]*"/g, ''),
+    );
+  }
+
+  async function referenceLines(
+    graph: unknown,
+    modes: readonly StreamMode[],
+    subgraphs: boolean,
+    input: unknown,
+    command?: GraphCommand,
+  ): Promise<string[]> {
+    const { streamState } = (await import(`${REFERENCE_DIST}/stream.mjs`)) as ReferenceStream;
+    const { serialiseAsDict } = (await import(
+      `${REFERENCE_DIST}/utils/serde.mjs`
+    )) as ReferenceSerde;
+    const run = {
+      run_id: RUN_ID,
+      kwargs: { input, command, stream_mode: modes, subgraphs, config: runConfig('g') },
+    };
+    const lines: string[] = [];
+    const options = {
+      getGraph: () => Promise.resolve(graph),
+      attempt: 1,
+      signal: new AbortController().signal,
+    };
+    for await (const { event, data } of streamState(run, options)) {
+      if (event !== 'metadata') lines.push(`${event} ${serialiseAsDict(data)}`);
+    }
+    return lines;
+  }
+
+  async function ourLines(
+    graph: unknown,
+    modes: readonly StreamMode[],
+    subgraphs: boolean,
+    input: unknown,
+    command?: GraphCommand,
+  ): Promise<string[]> {
+    // The reference fills langgraph_api_url from LANGGRAPH_API_URL.
+    const config = serverConfig('g', process.env['LANGGRAPH_API_URL'] ?? null);
+    const events = await collect(runRequest(graph, modes, { subgraphs, input, command, config }));
+    return events.map(({ event, data }) => `${event} ${JSON.stringify(data)}`);
+  }
+
+  const graphs: [string, () => unknown, unknown, GraphCommand?][] = [
+    ['a chat model', echoGraph, HUMAN_HI],
+    ['parallel nodes', fanOutGraph, { items: [] }],
+    ['nested subgraphs', deepGraph, HUMAN_HI],
+    ['an interrupt and resume', interruptGraph, HUMAN_HI, { resume: 'Ada' }],
+  ];
+  const modeSets = [...ALL_MODES.map((mode) => [mode]), ALL_MODES];
+
+  describe.each(graphs)('for %s', (_name, makeGraph, input, resume) => {
+    it.each([false, true])('produces the same events with subgraphs=%s', async (subgraphs) => {
+      for (const modes of modeSets) {
+        const reference = makeGraph();
+        const ours = makeGraph();
+        let expected = await referenceLines(reference, modes, subgraphs, input);
+        let actual = await ourLines(ours, modes, subgraphs, input);
+        if (resume !== undefined) {
+          expected = expected.concat(
+            await referenceLines(reference, modes, subgraphs, null, resume),
+          );
+          actual = actual.concat(await ourLines(ours, modes, subgraphs, null, resume));
+        }
+        expect({ modes, lines: normalize(actual) }).toEqual({ modes, lines: normalize(expected) });
+      }
+    });
+  });
+});

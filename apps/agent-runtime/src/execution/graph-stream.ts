@@ -1,0 +1,298 @@
+/**
+ * Executes one run of a compiled LangGraph graph and turns its output into the stream events
+ * of the LangGraph agent runtime API, with the semantics of the reference server
+ * (`@langchain/langgraph-api`): the graph runs through `streamEvents` (schema v2) with the
+ * library stream modes derived from the requested ones, root graph chunks become
+ * `<mode>` / `<mode>|<namespace>` events and every other callback event feeds the `events`
+ * and legacy `messages` modes.
+ *
+ * The run's leading `metadata` event and the `error` event are the caller's business.
+ * Payloads are yielded as plain JSON values (LangChain messages already converted to their
+ * dict form), so `JSON.stringify(data)` is the wire text.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  isCheckpointEnvelope,
+  toCheckpointsEvent,
+  toDebugEvent,
+  toDebugTask,
+} from './debug-payloads.js';
+import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
+import { isRecord, toWireJson, withoutKey } from './wire-json.js';
+
+export type StreamMode =
+  | 'values'
+  | 'updates'
+  | 'messages'
+  | 'messages-tuple'
+  | 'debug'
+  | 'custom'
+  | 'events'
+  | 'tasks'
+  | 'checkpoints';
+
+export interface StreamedEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
+
+export interface GraphCommand {
+  resume?: unknown;
+  update?: unknown;
+  goto?: unknown;
+}
+
+export interface GraphRunRequest {
+  /** A compiled graph (Pregel) from the application's own copy of `@langchain/langgraph`. */
+  readonly graph: unknown;
+  /** The run input; ignored (may be null) when `command` is set. */
+  readonly input: unknown;
+  readonly command?: GraphCommand | null;
+  /** Builds a Command with the application's own `Command` class. */
+  readonly createCommand: (command: GraphCommand) => unknown;
+  /** RunnableConfig: `configurable`, `metadata`, `tags`, `recursion_limit`. */
+  readonly config: Record<string, unknown>;
+  /** The assistant's context, passed as LangGraph's `context` option. */
+  readonly context?: Record<string, unknown>;
+  readonly streamModes: readonly StreamMode[];
+  readonly subgraphs: boolean;
+  readonly interruptBefore?: readonly string[] | '*';
+  readonly interruptAfter?: readonly string[] | '*';
+  readonly signal: AbortSignal;
+}
+
+/** The options of `Pregel.streamEvents` that a run uses. */
+interface GraphStreamEventsOptions {
+  readonly version: 'v2';
+  readonly streamMode: string[];
+  readonly subgraphs: boolean;
+  readonly runId: string;
+  readonly signal: AbortSignal;
+  readonly configurable?: unknown;
+  readonly metadata?: unknown;
+  readonly tags?: unknown;
+  readonly recursionLimit?: unknown;
+  readonly context?: Record<string, unknown>;
+  readonly interruptBefore?: readonly string[] | '*';
+  readonly interruptAfter?: readonly string[] | '*';
+}
+
+/** The part of a compiled graph that running it needs; checked structurally. */
+interface EventStreamingGraph {
+  streamEvents(
+    input: unknown,
+    options: GraphStreamEventsOptions,
+  ): AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>;
+}
+
+/** A `streamEvents` v2 event, reduced to the fields used here. */
+interface CallbackEvent {
+  readonly event: string;
+  readonly run_id: unknown;
+  readonly tags: readonly unknown[];
+  readonly metadata: unknown;
+  readonly data: Record<string, unknown>;
+  readonly raw: unknown;
+}
+
+/** A chunk of the graph's own stream: `[namespace, mode, payload]`. */
+interface GraphChunk {
+  readonly namespace: readonly string[];
+  readonly mode: string;
+  readonly payload: unknown;
+}
+
+function isEventStreamingGraph(graph: unknown): graph is EventStreamingGraph {
+  return isRecord(graph) && typeof graph['streamEvents'] === 'function';
+}
+
+/**
+ * The library stream modes for the requested ones: `messages-tuple` is LangGraph's
+ * `messages`, `events` is not a graph stream mode, and the legacy `messages` mode also needs
+ * `values` (its completed messages are read from the state).
+ */
+export function toLibraryStreamModes(requested: readonly StreamMode[]): string[] {
+  const modes = new Set<string>(
+    requested.filter((mode) => mode !== 'events' && mode !== 'messages-tuple'),
+  );
+  if (requested.includes('messages-tuple')) modes.add('messages');
+  if (requested.includes('messages')) modes.add('values');
+  return [...modes];
+}
+
+function resolveRunId(config: Record<string, unknown>): string {
+  const configurable = config['configurable'];
+  const runId = isRecord(configurable) ? configurable['run_id'] : undefined;
+  return typeof runId === 'string' && runId !== '' ? runId : randomUUID();
+}
+
+function graphInputOf(request: GraphRunRequest): unknown {
+  if (request.command != null) return request.createCommand(request.command);
+  return request.input ?? null;
+}
+
+/** Only options with a value are passed: Pregel spreads them over the graph's defaults. */
+function omitUndefined<T extends object>(options: T): T {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as T;
+}
+
+/**
+ * A null `checkpoint_id` (as in the run record) means "the latest checkpoint", which the
+ * reference expresses by leaving the key out; passing the null along would also copy it into
+ * every event's metadata.
+ */
+function configurableOf(config: Record<string, unknown>): unknown {
+  const configurable = config['configurable'];
+  if (!isRecord(configurable) || configurable['checkpoint_id'] !== null) return configurable;
+  return withoutKey(configurable, 'checkpoint_id');
+}
+
+function streamEventsOptionsOf(request: GraphRunRequest, runId: string): GraphStreamEventsOptions {
+  const { config } = request;
+  return omitUndefined<GraphStreamEventsOptions>({
+    version: 'v2',
+    interruptAfter: request.interruptAfter,
+    interruptBefore: request.interruptBefore,
+    tags: config['tags'],
+    context: request.context,
+    configurable: configurableOf(config),
+    recursionLimit: config['recursion_limit'] ?? config['recursionLimit'],
+    subgraphs: request.subgraphs,
+    metadata: config['metadata'],
+    runId,
+    streamMode: toLibraryStreamModes(request.streamModes),
+    signal: request.signal,
+  });
+}
+
+function toCallbackEvent(raw: unknown): CallbackEvent | undefined {
+  if (!isRecord(raw) || typeof raw['event'] !== 'string') return undefined;
+  const tags = raw['tags'];
+  const data = raw['data'];
+  return {
+    event: raw['event'],
+    run_id: raw['run_id'],
+    tags: Array.isArray(tags) ? (tags as unknown[]) : [],
+    metadata: raw['metadata'],
+    data: isRecord(data) ? data : {},
+    raw,
+  };
+}
+
+/**
+ * Root stream chunks are `[mode, payload]`, or `[namespace, mode, payload]` when subgraphs
+ * are streamed (then every graph's `on_chain_stream` is read as such a chunk).
+ */
+function toGraphChunk(chunk: unknown, subgraphs: boolean): GraphChunk | undefined {
+  if (!Array.isArray(chunk)) return undefined;
+  const tuple = chunk as unknown[];
+  const [namespace, mode, payload] = subgraphs ? tuple : [null, ...tuple];
+  if (typeof mode !== 'string') return undefined;
+  return {
+    namespace: Array.isArray(namespace) ? namespace.map(String) : [],
+    mode,
+    payload,
+  };
+}
+
+function eventNameOf(mode: string, namespace: readonly string[], subgraphs: boolean): string {
+  return subgraphs && namespace.length > 0 ? `${mode}|${namespace.join('|')}` : mode;
+}
+
+/** `[message, metadata]` as a plain tuple, with `graph_node` added to the metadata. */
+function toMessageTuple(payload: unknown): unknown {
+  const tuple = toWireJson(payload);
+  if (!Array.isArray(tuple) || tuple.length !== 2) return tuple;
+  const [message, metadata] = tuple as unknown[];
+  return [message, withGraphNode(metadata)];
+}
+
+/** The event (if any) that the reference sends for one chunk of the graph's own stream. */
+function toModeEvent(
+  chunk: GraphChunk,
+  requested: ReadonlySet<StreamMode>,
+  subgraphs: boolean,
+): StreamedEvent | undefined {
+  const name = eventNameOf(chunk.mode, chunk.namespace, subgraphs);
+  switch (chunk.mode) {
+    case 'messages':
+      return requested.has('messages-tuple')
+        ? { event: name, data: toMessageTuple(chunk.payload) }
+        : undefined;
+    case 'checkpoints':
+      // LangGraph interleaves lightweight envelopes before `values` of streamed subgraph runs;
+      // the reference forwards them only while the full `checkpoints` mode is not requested.
+      if (isCheckpointEnvelope(chunk.payload)) {
+        return requested.has('checkpoints')
+          ? undefined
+          : { event: name, data: toWireJson(chunk.payload) };
+      }
+      return requested.has('checkpoints')
+        ? { event: name, data: toWireJson(toCheckpointsEvent(chunk.payload)) }
+        : undefined;
+    case 'debug':
+      return requested.has('debug')
+        ? { event: name, data: toWireJson(toDebugEvent(chunk.payload)) }
+        : undefined;
+    case 'tasks':
+      return requested.has('tasks')
+        ? { event: name, data: toWireJson(toDebugTask(chunk.payload)) }
+        : undefined;
+    default:
+      return requested.has(chunk.mode as StreamMode)
+        ? { event: name, data: toWireJson(chunk.payload) }
+        : undefined;
+  }
+}
+
+/**
+ * The payload the legacy `messages` mode reads completed messages from: the second element
+ * of the raw chunk. With subgraphs that element is the mode name, so (as in the reference)
+ * no `messages/complete` events are produced for subgraph-streaming runs.
+ */
+function legacyStateChunkOf(rawChunk: unknown): unknown {
+  return Array.isArray(rawChunk) ? (rawChunk as unknown[])[1] : undefined;
+}
+
+async function openEventStream(
+  request: GraphRunRequest,
+  runId: string,
+): Promise<AsyncIterable<unknown>> {
+  const { graph } = request;
+  if (!isEventStreamingGraph(graph)) {
+    throw new TypeError('The graph to run does not implement streamEvents()');
+  }
+  return graph.streamEvents(graphInputOf(request), streamEventsOptionsOf(request, runId));
+}
+
+export async function* streamGraphRun(request: GraphRunRequest): AsyncGenerator<StreamedEvent> {
+  const requested = new Set(request.streamModes);
+  const { subgraphs } = request;
+  const runId = resolveRunId(request.config);
+  const legacyMessages = requested.has('messages') ? new LegacyMessagesTracker() : undefined;
+
+  for await (const raw of await openEventStream(request, runId)) {
+    const event = toCallbackEvent(raw);
+    if (event === undefined || event.tags.includes('langsmith:hidden')) continue;
+
+    const isGraphStreamChunk =
+      event.event === 'on_chain_stream' && (subgraphs || event.run_id === runId);
+    if (isGraphStreamChunk) {
+      const chunk = toGraphChunk(event.data['chunk'], subgraphs);
+      const modeEvent = chunk && toModeEvent(chunk, requested, subgraphs);
+      if (modeEvent !== undefined) yield modeEvent;
+    } else if (requested.has('events')) {
+      yield { event: 'events', data: toWireJson(event.raw) };
+    }
+
+    if (legacyMessages !== undefined) {
+      if (isGraphStreamChunk) {
+        yield* legacyMessages.onStateChunk(legacyStateChunkOf(event.data['chunk']));
+      } else if (event.event === 'on_chat_model_stream' && !event.tags.includes('nostream')) {
+        yield* legacyMessages.onChatModelChunk(event.data['chunk'], event.metadata);
+      }
+    }
+  }
+}

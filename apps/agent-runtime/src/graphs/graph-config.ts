@@ -1,0 +1,200 @@
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+/** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
+export class GraphConfigError extends Error {
+  override readonly name = 'GraphConfigError';
+
+  constructor(
+    readonly configFile: string,
+    problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${configFile}: ${problem}`, options);
+  }
+}
+
+/** One entry of `graphs`: `"./src/agent.ts:graph"` or `{ "path": "...", "description": "..." }`. */
+export interface GraphSpec {
+  /** The graph module, absolute. */
+  readonly file: string;
+  /** The export holding the graph or the function returning it. */
+  readonly exportName: string;
+  readonly description?: string;
+}
+
+export interface GraphConfig {
+  /** The configuration file, absolute. */
+  readonly configFile: string;
+  /** The directory holding the configuration file: relative paths are relative to it. */
+  readonly dir: string;
+  /** Graph ids in file order. */
+  readonly graphs: ReadonlyMap<string, GraphSpec>;
+  /** `env` given as a path: the env file, absolute. It may not exist (the reference server then goes on without it). */
+  readonly envFile?: string;
+  /** `env` given as an object of variables. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** `dependencies`, absolute when they are paths (start with `.` or `/`), as given otherwise. */
+  readonly dependencies: readonly string[];
+  /** `node_version`, when given. */
+  readonly nodeVersion?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads and validates a graph configuration file in the `langgraph.json` format. Checks that
+ * every graph spec has the form `<file>:<export>` and that every graph file exists.
+ */
+export async function readGraphConfig(configPath: string): Promise<GraphConfig> {
+  const configFile = resolve(configPath);
+  let text: string;
+  try {
+    text = await readFile(configFile, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem =
+      code === 'ENOENT'
+        ? 'graph configuration file not found'
+        : `cannot read the graph configuration file (${code ?? String(error)})`;
+    throw new GraphConfigError(configFile, problem, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new GraphConfigError(configFile, `invalid JSON: ${detail}`, { cause: error });
+  }
+  const config = parseGraphConfig(json, configFile);
+  await Promise.all(
+    [...config.graphs].map(async ([graphId, spec]) => {
+      const found = await stat(spec.file).catch(() => undefined);
+      if (found === undefined) {
+        throw new GraphConfigError(
+          configFile,
+          `graph "${graphId}": file ${spec.file} does not exist`,
+        );
+      }
+      if (!found.isFile()) {
+        throw new GraphConfigError(configFile, `graph "${graphId}": ${spec.file} is not a file`);
+      }
+    }),
+  );
+  return config;
+}
+
+/**
+ * Validates an already parsed configuration (no file system access). `configFile` locates
+ * relative paths and names the file in errors.
+ */
+export function parseGraphConfig(json: unknown, configFile: string): GraphConfig {
+  const fail = (problem: string): never => {
+    throw new GraphConfigError(configFile, problem);
+  };
+  const dir = dirname(configFile);
+  if (!isRecord(json)) return fail('the configuration must be a JSON object');
+
+  const rawGraphs = json['graphs'];
+  if (!isRecord(rawGraphs)) return fail('"graphs" must be an object mapping graph ids to specs');
+  const graphs = new Map<string, GraphSpec>();
+  for (const [graphId, raw] of Object.entries(rawGraphs)) {
+    if (graphId === '') fail('"graphs" has an empty graph id');
+    let spec: unknown = raw;
+    let description: string | undefined;
+    if (isRecord(raw)) {
+      spec = raw['path'];
+      const rawDescription = raw['description'];
+      if (rawDescription !== undefined && typeof rawDescription !== 'string') {
+        fail(`graph "${graphId}": "description" must be a string`);
+      }
+      description = rawDescription as string | undefined;
+    }
+    if (typeof spec !== 'string') {
+      return fail(
+        `graph "${graphId}": the spec must be a string "<file>:<export>" or an object with "path"`,
+      );
+    }
+    const colon = spec.lastIndexOf(':');
+    const filePart = colon === -1 ? spec : spec.slice(0, colon);
+    const exportName = colon === -1 ? '' : spec.slice(colon + 1);
+    if (colon === -1 || exportName === '') {
+      fail(
+        `graph "${graphId}": spec "${spec}" must name an export, as in "${filePart || './src/graph.ts'}:graph"`,
+      );
+    }
+    if (filePart === '') fail(`graph "${graphId}": spec "${spec}" has no file before ":"`);
+    graphs.set(graphId, {
+      file: resolve(dir, filePart),
+      exportName,
+      ...(description === undefined ? {} : { description }),
+    });
+  }
+  if (graphs.size === 0) fail('"graphs" names no graph');
+
+  const rawEnv = json['env'];
+  let envFile: string | undefined;
+  let env: Record<string, string> | undefined;
+  if (typeof rawEnv === 'string') {
+    if (rawEnv === '') fail('"env" must not be empty');
+    envFile = resolve(dir, rawEnv);
+  } else if (isRecord(rawEnv)) {
+    env = {};
+    for (const [name, value] of Object.entries(rawEnv)) {
+      if (typeof value !== 'string') fail(`"env": the value of ${name} must be a string`);
+      env[name] = value as string;
+    }
+  } else if (rawEnv !== undefined) {
+    fail('"env" must be a path to an env file or an object of variables');
+  }
+
+  const rawDependencies = json['dependencies'] ?? [];
+  if (!Array.isArray(rawDependencies) || rawDependencies.some((d) => typeof d !== 'string')) {
+    fail('"dependencies" must be an array of strings');
+  }
+  const dependencies = (rawDependencies as string[]).map((d) =>
+    d.startsWith('.') || isAbsolute(d) ? resolve(dir, d) : d,
+  );
+
+  const rawNodeVersion = json['node_version'];
+  if (rawNodeVersion !== undefined && typeof rawNodeVersion !== 'string') {
+    fail('"node_version" must be a string');
+  }
+
+  return {
+    configFile,
+    dir,
+    graphs,
+    ...(envFile === undefined ? {} : { envFile }),
+    ...(env === undefined ? {} : { env }),
+    dependencies,
+    ...(typeof rawNodeVersion === 'string' ? { nodeVersion: rawNodeVersion } : {}),
+  };
+}
+
+/**
+ * The variables the configuration gives the application: the `env` object, or the env file's
+ * variables (dotenv syntax); `{}` when the env file does not exist, as the reference server does.
+ */
+export async function readGraphEnv(config: GraphConfig): Promise<Record<string, string>> {
+  if (config.env !== undefined) return { ...config.env };
+  if (config.envFile === undefined) return {};
+  let text: string;
+  try {
+    text = await readFile(config.envFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new GraphConfigError(config.configFile, `cannot read env file ${config.envFile}`, {
+      cause: error,
+    });
+  }
+  const parsed = parseEnv(text);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}

@@ -1,0 +1,103 @@
+import 'reflect-metadata';
+import { hostname } from 'node:os';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { uuidv7 } from '#libs/event-store';
+import { createValidationPipe, ProblemFilter, requireApiKey, singleKey } from '#libs/http';
+import { Application } from './application/application.js';
+import { AssistantsService } from './assistants/assistants.service.js';
+import { ReadModelFreshness } from './read-models/read-model-freshness.js';
+import { RunExecutor } from './runs/run-executor.js';
+import { RunQueue } from './runs/run-queue.js';
+import { RunSignals } from './runs/run-signals.js';
+import { RunWorkerPool } from './runs/run-worker-pool.js';
+import { loadRuntimeConfig } from './runtime.config.js';
+import { RuntimeModule } from './runtime.module.js';
+import { openRuntimePersistence } from './runtime-persistence.js';
+
+const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
+
+async function main(): Promise<void> {
+  const logger = new Logger('berth-runtime');
+  const config = loadRuntimeConfig();
+  const onError = (error: unknown): void => {
+    logger.error(error instanceof Error ? error.message : String(error));
+  };
+  const persistence = await openRuntimePersistence(config, onError);
+  for (const runner of persistence.runners) runner.start();
+  const application = await Application.open(
+    config.graphConfigPath,
+    persistence.eventStore,
+    process.env,
+  );
+  const signals = new RunSignals();
+  const queue = new RunQueue(persistence.pool);
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    RuntimeModule.forRoot({
+      eventStore: persistence.eventStore,
+      dataSource: persistence.dataSource,
+      freshness: new ReadModelFreshness(persistence.eventStore, persistence.runners),
+      application,
+      queue,
+      signals,
+    }),
+    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+    { logger: ['error', 'warn', 'log'] },
+  );
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(createValidationPipe());
+  requireApiKey(app.getHttpAdapter().getInstance(), {
+    accepts: singleKey(config.apiKey),
+    publicPaths: ['/ok'],
+  });
+  await app.init();
+  await app.get(AssistantsService).ensureDefaults(new Date().toISOString());
+
+  const workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
+  const workers = config.runWorkers
+    ? new RunWorkerPool(
+        queue,
+        new RunExecutor(persistence.eventStore, application, queue, signals, {
+          workerId,
+          leaseSeconds: config.leaseSeconds,
+          maxAttempts: config.maxAttempts,
+          langgraphVersion: application.langgraphVersion,
+        }),
+        signals,
+        {
+          workerId,
+          concurrency: config.workerConcurrency,
+          leaseSeconds: config.leaseSeconds,
+          pollIntervalMs: 1000,
+          connectionString: persistence.database.url,
+        },
+      )
+    : undefined;
+  await workers?.start();
+  await app.listen({ port: config.port, host: config.host });
+  logger.log(
+    `Berth agent runtime for ${config.graphConfigPath} on http://${config.host}:${config.port} ` +
+      `(graphs: ${application.graphIds().join(', ')})`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: stopping`);
+    await app.close();
+    await workers?.stop();
+    await application.close();
+    await persistence.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', (signal) => void stop(signal));
+  process.once('SIGTERM', (signal) => void stop(signal));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

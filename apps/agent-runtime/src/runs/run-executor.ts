@@ -1,0 +1,272 @@
+import { Logger } from '@nestjs/common';
+import { uuidv7, type EventStore, type JsonObject } from '#libs/event-store';
+import type { Application } from '../application/application.js';
+import { checkpointStreamOf } from '../checkpoints/index.js';
+import { toJsonValue } from '../common/json-payload.js';
+import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
+import type { StateSnapshotLike } from '../threads/thread-state.resource.js';
+import { runEventId } from './run-event-ids.js';
+import { ensureRunCreated, runProgress } from './run-log.js';
+import type { ClaimedRun, RunQueue } from './run-queue.js';
+import type { RunSignals } from './run-signals.js';
+import { RunStepWriter } from './run-step-writer.js';
+import type { RunCreatedData, RunFinishedData } from './run.events.js';
+import { deliverWebhook } from './webhook.js';
+
+export interface RunExecutorOptions {
+  readonly workerId: string;
+  readonly leaseSeconds: number;
+  readonly maxAttempts: number;
+  readonly langgraphVersion: string;
+}
+
+/** Why a run stopped before its graph did. */
+type StopReason =
+  | { readonly kind: 'cancel'; readonly action: 'interrupt' | 'rollback' }
+  | { readonly kind: 'lost_lease' }
+  | { readonly kind: 'shutdown' };
+
+interface Outcome {
+  readonly status: RunFinishedData['status'];
+  readonly error: JsonObject | null;
+}
+
+class RunStopped extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`run stopped: ${reason.kind}`);
+  }
+}
+
+/**
+ * Executes one claimed run: numbers and appends every streamed chunk, keeps the lease alive,
+ * stops when cancelled or when another worker has taken the run over, and records the outcome.
+ */
+export class RunExecutor {
+  private readonly logger = new Logger('runs');
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly application: Application,
+    private readonly queue: RunQueue,
+    private readonly signals: RunSignals,
+    private readonly options: RunExecutorOptions,
+  ) {}
+
+  async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
+    const run = claimed.payload;
+    await ensureRunCreated(this.store, run);
+    const progress = await runProgress(this.store, run.run_id);
+    const writer = new RunStepWriter(this.store, run.run_id, progress.position, progress.nextSeq);
+    const stop = new AbortController();
+    const halt = (reason: StopReason): void => {
+      if (!stop.signal.aborted) stop.abort(new RunStopped(reason));
+    };
+    const onShutdown = (): void => {
+      halt({ kind: 'shutdown' });
+    };
+    shutdown.addEventListener('abort', onShutdown, { once: true });
+    const unregister = this.signals.registerRunning(run.run_id, (action) => {
+      halt({ kind: 'cancel', action });
+    });
+    const heartbeat = setInterval(
+      () => void this.beat(claimed, halt),
+      (this.options.leaseSeconds * 1000) / 3,
+    );
+    const startedAt = new Date().toISOString();
+    try {
+      const outcome = await this.attempt(claimed, writer, stop.signal);
+      await this.finish(claimed, writer, outcome, startedAt);
+    } catch (error) {
+      const reason = error instanceof RunStopped ? error.reason : undefined;
+      if (reason?.kind === 'lost_lease' || reason?.kind === 'shutdown') {
+        this.logger.warn(`Run ${run.run_id} attempt ${claimed.attempt} stopped: ${reason.kind}`);
+        if (reason.kind === 'shutdown') await this.queue.release(claimed, this.options.workerId);
+        return;
+      }
+      this.logger.error(`Run ${run.run_id} could not be recorded: ${describe(error)}`);
+    } finally {
+      clearInterval(heartbeat);
+      unregister();
+      shutdown.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  /** Runs the graph; resolves with how the run ended, or rejects when the run must not be finished here. */
+  private async attempt(
+    claimed: ClaimedRun,
+    writer: RunStepWriter,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    const run = claimed.payload;
+    await writer.append([
+      {
+        eventId: uuidv7(),
+        type: 'RunStarted',
+        data: {
+          run_id: run.run_id,
+          thread_id: run.thread_id,
+          attempt: claimed.attempt,
+          started_at: new Date().toISOString(),
+        },
+      },
+    ]);
+    await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
+    if (claimed.cancelAction) return { status: 'interrupted', error: null };
+    if (claimed.attempt > this.options.maxAttempts) {
+      const error = {
+        error: 'RunAttemptsExceeded',
+        message: `Run ${run.run_id} exceeded ${this.options.maxAttempts} attempts`,
+      };
+      await writer.emit('error', error);
+      return { status: 'error', error };
+    }
+    try {
+      const config = this.graphConfig(run, claimed.attempt);
+      const graph = await this.application.graph(run.graph_id, config as never);
+      const createCommand = await this.application.createCommand(run.graph_id);
+      const chunks = streamGraphRun({
+        graph,
+        input: run.kwargs.input,
+        command: run.command,
+        createCommand,
+        config,
+        context: run.context,
+        streamModes: run.kwargs.stream_mode as StreamMode[],
+        subgraphs: run.stream_subgraphs,
+        interruptBefore: run.kwargs.interrupt_before ?? undefined,
+        interruptAfter: run.kwargs.interrupt_after ?? undefined,
+        signal,
+      });
+      for await (const chunk of chunks) await writer.emit(chunk.event, toJsonValue(chunk.data));
+      await writer.flush();
+      return { status: 'success', error: null };
+    } catch (error) {
+      const reason = signal.reason instanceof RunStopped ? signal.reason.reason : undefined;
+      if (reason && reason.kind !== 'cancel') throw signal.reason;
+      if (reason?.kind === 'cancel') return { status: 'interrupted', error: null };
+      const failure = {
+        error: error instanceof Error ? error.name : 'Error',
+        message: describe(error),
+      };
+      await writer.emit('error', failure);
+      return { status: 'error', error: failure };
+    }
+  }
+
+  private graphConfig(run: RunCreatedData, attempt: number): JsonObject {
+    const config = run.kwargs.config;
+    const configurable = { ...(config.configurable as JsonObject) };
+    if (configurable.checkpoint_id === null) delete configurable.checkpoint_id;
+    return {
+      ...config,
+      configurable,
+      metadata: {
+        ...(config.metadata as JsonObject),
+        graph_id: run.graph_id,
+        assistant_id: run.assistant_id,
+        run_attempt: attempt,
+        langgraph_version: this.options.langgraphVersion,
+        langgraph_plan: 'developer',
+        langgraph_host: 'self-hosted',
+        thread_id: run.thread_id,
+        run_id: run.run_id,
+      },
+    };
+  }
+
+  private async finish(
+    claimed: ClaimedRun,
+    writer: RunStepWriter,
+    outcome: Outcome,
+    startedAt: string,
+  ): Promise<void> {
+    const run = claimed.payload;
+    const state =
+      claimed.attempt === 1 && claimed.cancelAction ? undefined : await this.threadState(run);
+    const finished: RunFinishedData = {
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      status: outcome.status,
+      attempt: claimed.attempt,
+      error: outcome.error,
+      state_captured: state !== undefined,
+      values: state ? toJsonValue(state.values) : null,
+      next: state ? [...state.next] : [],
+      interrupts: state ? interruptsOf(state) : {},
+      temporary: run.kwargs.temporary,
+      finished_at: new Date().toISOString(),
+    };
+    await writer.append([
+      {
+        eventId: runEventId(run.run_id, `finished-${claimed.attempt}`),
+        type: 'RunFinished',
+        data: finished,
+      },
+    ]);
+    await this.queue.complete(claimed, this.options.workerId);
+    if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));
+    if (run.kwargs.webhook) {
+      void deliverWebhook(
+        run.kwargs.webhook,
+        {
+          run_id: run.run_id,
+          thread_id: run.thread_id,
+          assistant_id: run.assistant_id,
+          created_at: run.created_at,
+          metadata: run.metadata,
+          kwargs: run.kwargs,
+          multitask_strategy: run.multitask_strategy,
+          status: outcome.status,
+          error: outcome.error,
+          values: finished.values,
+          run_started_at: startedAt,
+          run_ended_at: finished.finished_at,
+          webhook_sent_at: new Date().toISOString(),
+        },
+        this.logger,
+      );
+    }
+  }
+
+  private async threadState(run: RunCreatedData): Promise<StateSnapshotLike | undefined> {
+    try {
+      const graph = await this.application.graph(run.graph_id, {
+        configurable: { thread_id: run.thread_id },
+      });
+      return (await graph.getState({
+        configurable: { thread_id: run.thread_id },
+      })) as StateSnapshotLike;
+    } catch (error) {
+      this.logger.warn(
+        `The state of thread ${run.thread_id} could not be read: ${describe(error)}`,
+      );
+      return undefined;
+    }
+  }
+
+  private async beat(claimed: ClaimedRun, halt: (reason: StopReason) => void): Promise<void> {
+    try {
+      const lease = await this.queue.heartbeat(
+        claimed,
+        this.options.workerId,
+        this.options.leaseSeconds,
+      );
+      if (!lease.held) halt({ kind: 'lost_lease' });
+      else if (lease.cancelAction) halt({ kind: 'cancel', action: lease.cancelAction });
+    } catch (error) {
+      this.logger.warn(`Heartbeat of run ${claimed.runId} failed: ${describe(error)}`);
+    }
+  }
+}
+
+function interruptsOf(state: StateSnapshotLike): JsonObject {
+  const interrupts: JsonObject = {};
+  for (const task of state.tasks) {
+    if (task.interrupts?.length) interrupts[task.id] = toJsonValue(task.interrupts);
+  }
+  return interrupts;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,38 @@
+import type { EventStore } from '#libs/event-store';
+import { runEventId } from './run-event-ids.js';
+import { runStream, type RunCreatedData } from './run.events.js';
+
+/**
+ * Appends `RunCreated` once: the API does it after queueing the run, and a worker does it again
+ * in case that process died in between. The fixed event id makes the second a no-op.
+ */
+export async function ensureRunCreated(store: EventStore, data: RunCreatedData): Promise<void> {
+  const eventId = runEventId(data.run_id, 'created');
+  try {
+    await store.append(runStream(data.run_id), [{ eventId, type: 'RunCreated', data }], {
+      expectedPosition: 'no_stream',
+    });
+  } catch (error) {
+    const [first] = await store.readStream(runStream(data.run_id), { maxCount: 1 });
+    if (first?.eventId !== eventId) throw error;
+  }
+}
+
+export interface RunProgress {
+  /** The position of the stream's last event. */
+  readonly position: number;
+  /** The number the next stream chunk gets. */
+  readonly nextSeq: number;
+}
+
+/** Where a run's stream stands, for a new attempt to carry on numbering its chunks. */
+export async function runProgress(store: EventStore, runId: string): Promise<RunProgress> {
+  const events = await store.readStream(runStream(runId));
+  const last = events.at(-1);
+  const lastStep = events.findLast((event) => event.type === 'RunStepEmitted');
+  const seq = lastStep?.data.seq;
+  return {
+    position: last ? last.streamPosition : -1,
+    nextSeq: typeof seq === 'number' ? seq + 1 : 0,
+  };
+}

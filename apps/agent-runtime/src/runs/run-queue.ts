@@ -1,0 +1,184 @@
+import type pg from 'pg';
+import { conflict } from '../common/domain-error.js';
+import { admitRun } from './run-admission.js';
+import type { MultitaskStrategy, RunCreatedData } from './run.events.js';
+
+export interface ClaimedRun {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly attempt: number;
+  readonly payload: RunCreatedData;
+  /** Set when the run was cancelled while it waited, or while a worker that died ran it. */
+  readonly cancelAction: 'interrupt' | 'rollback' | null;
+}
+
+export interface LeaseState {
+  /** False when another worker took the run over: this one must stop writing at once. */
+  readonly held: boolean;
+  readonly cancelAction: 'interrupt' | 'rollback' | null;
+}
+
+export type CancelOutcome =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'removed_pending'; readonly payload: RunCreatedData }
+  | { readonly kind: 'signalled_running' };
+
+interface QueueRow {
+  run_id: string;
+  thread_id: string;
+  attempt: number;
+  payload: RunCreatedData;
+  cancel_action: 'interrupt' | 'rollback' | null;
+}
+
+export const RUN_WAKE_CHANNEL = 'berth_runs';
+export const RUN_CANCEL_CHANNEL = 'berth_run_cancel';
+
+/**
+ * The schedule of runs in PostgreSQL. It decides admission under a per-thread lock, hands runs
+ * to workers under leases (a dead worker's lease runs out and the run is claimed again with the
+ * next attempt), and never lets two runs of one thread run at once (a unique partial index).
+ */
+export class RunQueue {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Admits the run under the thread's multitask strategy; returns the runs it cancels. */
+  async enqueue(run: RunCreatedData, strategy: MultitaskStrategy): Promise<readonly string[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `berth-thread:${run.thread_id}`,
+      ]);
+      const inflight = await client.query<{ run_id: string }>(
+        'select run_id from run_queue where thread_id = $1 order by created_at',
+        [run.thread_id],
+      );
+      const admission = admitRun(
+        strategy,
+        inflight.rows.map((row) => row.run_id),
+      );
+      if (admission.kind === 'reject') {
+        throw conflict(
+          `Thread ${run.thread_id} is busy with run ${admission.inflight.join(', ')}. Wait for it to ` +
+            'finish or choose another multitask_strategy (enqueue, interrupt, rollback).',
+        );
+      }
+      if (admission.cancel.length > 0) {
+        await client.query(
+          'update run_queue set cancel_action = $2 where run_id = any($1::uuid[])',
+          [admission.cancel, admission.action],
+        );
+      }
+      await client.query(
+        `insert into run_queue (run_id, thread_id, status, payload) values ($1, $2, 'pending', $3)`,
+        [run.run_id, run.thread_id, JSON.stringify(run)],
+      );
+      await client.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.run_id]);
+      await client.query('commit');
+      return admission.cancel;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Takes the oldest run that may start: pending, of a thread with no run in progress; or one
+   * whose worker's lease ran out. Returns undefined when there is none.
+   */
+  async claim(workerId: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
+    for (;;) {
+      try {
+        const { rows } = await this.pool.query<QueueRow>(
+          `with next as (
+             select q.run_id from run_queue q
+              where (q.status = 'pending'
+                     and not exists (select 1 from run_queue r
+                                      where r.thread_id = q.thread_id and r.status = 'running'))
+                 or (q.status = 'running' and q.lease_until < clock_timestamp())
+              order by q.created_at
+              limit 1
+              for update skip locked
+           )
+           update run_queue q
+              set status = 'running', attempt = q.attempt + 1, worker_id = $1,
+                  lease_until = clock_timestamp() + make_interval(secs => $2)
+             from next where q.run_id = next.run_id
+           returning q.run_id, q.thread_id, q.attempt, q.payload, q.cancel_action`,
+          [workerId, leaseSeconds],
+        );
+        const [row] = rows;
+        return (
+          row && {
+            runId: row.run_id,
+            threadId: row.thread_id,
+            attempt: row.attempt,
+            payload: row.payload,
+            cancelAction: row.cancel_action,
+          }
+        );
+      } catch (error) {
+        // Another worker started a run of the same thread between our look and our update.
+        if ((error as { code?: string }).code !== '23505') throw error;
+      }
+    }
+  }
+
+  async heartbeat(run: ClaimedRun, workerId: string, leaseSeconds: number): Promise<LeaseState> {
+    const { rows } = await this.pool.query<{ cancel_action: LeaseState['cancelAction'] }>(
+      `update run_queue set lease_until = clock_timestamp() + make_interval(secs => $4)
+        where run_id = $1 and worker_id = $2 and attempt = $3
+        returning cancel_action`,
+      [run.runId, workerId, run.attempt, leaseSeconds],
+    );
+    const [row] = rows;
+    return row
+      ? { held: true, cancelAction: row.cancel_action }
+      : { held: false, cancelAction: null };
+  }
+
+  /** Removes a finished run, if this worker still holds it. */
+  async complete(run: ClaimedRun, workerId: string): Promise<void> {
+    await this.pool.query(
+      'delete from run_queue where run_id = $1 and worker_id = $2 and attempt = $3',
+      [run.runId, workerId, run.attempt],
+    );
+  }
+
+  /** Hands a run this worker holds back to the queue, for another worker to start at once. */
+  async release(run: ClaimedRun, workerId: string): Promise<void> {
+    await this.pool.query(
+      `update run_queue set status = 'pending', worker_id = null, lease_until = null
+        where run_id = $1 and worker_id = $2 and attempt = $3`,
+      [run.runId, workerId, run.attempt],
+    );
+    await this.pool.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.runId]);
+  }
+
+  async cancel(runId: string, action: 'interrupt' | 'rollback'): Promise<CancelOutcome> {
+    const pending = await this.pool.query<QueueRow>(
+      `delete from run_queue where run_id = $1 and status = 'pending'
+        returning run_id, thread_id, attempt, payload, cancel_action`,
+      [runId],
+    );
+    const [removed] = pending.rows;
+    if (removed) return { kind: 'removed_pending', payload: removed.payload };
+    const running = await this.pool.query(
+      'update run_queue set cancel_action = $2 where run_id = $1 returning run_id',
+      [runId, action],
+    );
+    if (running.rowCount === 0) return { kind: 'absent' };
+    await this.pool.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, runId]);
+    return { kind: 'signalled_running' };
+  }
+
+  async isQueued(runId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('select 1 from run_queue where run_id = $1', [
+      runId,
+    ]);
+    return (rowCount ?? 0) > 0;
+  }
+}

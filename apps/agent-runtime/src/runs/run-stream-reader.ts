@@ -1,0 +1,58 @@
+import type { EventStore, JsonValue, RecordedEvent } from '#libs/event-store';
+import { runStream } from './run.events.js';
+
+export interface StreamRecord {
+  /** The chunk's number in the run, from 0: the SSE `id`. */
+  readonly id: number;
+  readonly event: string;
+  readonly data: JsonValue;
+}
+
+export type StreamStart =
+  /** Everything after the chunk with this id; -1 replays the run from its start. */
+  | { readonly afterId: number }
+  /** Only what the run emits from now on. */
+  | 'now';
+
+/**
+ * A run's stream chunks, read from its stream in the log and then followed live until the run
+ * finishes. Chunk `seq` n is never before stream position n (lifecycle events only push chunks
+ * further back), so resuming after chunk n reads from position n + 1 and skips the few chunks
+ * with a lower number that sit past it. Works on any replica, during the run or after it ended.
+ */
+export async function* readRunStream(
+  store: EventStore,
+  runId: string,
+  start: StreamStart,
+  signal: AbortSignal,
+): AsyncGenerator<StreamRecord> {
+  const stream = runStream(runId);
+  let afterId = start === 'now' ? Number.POSITIVE_INFINITY : start.afterId;
+  let afterPosition = start === 'now' ? undefined : Math.max(-1, afterId);
+  if (start === 'now') {
+    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (!last || last.type === 'RunFinished') return;
+    afterPosition = last.streamPosition;
+    afterId = -1;
+  }
+  const subscription = store.subscribeToStream(stream, { afterPosition });
+  const stop = (): void => void subscription.close();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const event of subscription) {
+      if (event.type === 'RunFinished') return;
+      const record = toRecord(event);
+      if (record && record.id > afterId) yield record;
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    await subscription.close();
+  }
+}
+
+function toRecord(event: RecordedEvent): StreamRecord | undefined {
+  if (event.type !== 'RunStepEmitted') return undefined;
+  const { seq, event: name, data } = event.data;
+  if (typeof seq !== 'number' || typeof name !== 'string') return undefined;
+  return { id: seq, event: name, data: data ?? null };
+}

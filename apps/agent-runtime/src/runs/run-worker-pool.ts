@@ -1,0 +1,110 @@
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import type { RunExecutor } from './run-executor.js';
+import { RUN_CANCEL_CHANNEL, RUN_WAKE_CHANNEL, type RunQueue } from './run-queue.js';
+import type { RunSignals } from './run-signals.js';
+
+export interface RunWorkerPoolOptions {
+  readonly workerId: string;
+  readonly concurrency: number;
+  readonly leaseSeconds: number;
+  /** The fallback when no wake-up arrives: runs whose worker died are found this way too. */
+  readonly pollIntervalMs: number;
+  readonly connectionString: string;
+}
+
+/**
+ * Claims runs as soon as they are queued (woken in-process by the API, or by a PostgreSQL
+ * notification from another process) and executes up to `concurrency` at once.
+ */
+export class RunWorkerPool {
+  private readonly logger = new Logger('workers');
+  private readonly shutdown = new AbortController();
+  private readonly active = new Set<Promise<void>>();
+  private pumping = false;
+  private pumpAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.Client | undefined;
+  private unlisten: (() => void) | undefined;
+
+  constructor(
+    private readonly queue: RunQueue,
+    private readonly executor: RunExecutor,
+    private readonly signals: RunSignals,
+    private readonly options: RunWorkerPoolOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unlisten = this.signals.onWake(() => {
+      this.pump();
+    });
+    this.timer = setInterval(() => {
+      this.pump();
+    }, this.options.pollIntervalMs);
+    await this.listen();
+    this.pump();
+  }
+
+  /** Stops claiming, and hands the runs in progress back to the queue for another worker. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.unlisten?.();
+    this.shutdown.abort();
+    await Promise.allSettled([...this.active]);
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  private pump(): void {
+    if (this.shutdown.signal.aborted) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.claimWhileFree()
+      .catch((error: unknown) => {
+        this.logger.error(`Claiming runs failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async claimWhileFree(): Promise<void> {
+    while (this.active.size < this.options.concurrency && !this.shutdown.signal.aborted) {
+      const claimed = await this.queue.claim(this.options.workerId, this.options.leaseSeconds);
+      if (!claimed) return;
+      const running = this.executor
+        .execute(claimed, this.shutdown.signal)
+        .catch((error: unknown) => {
+          this.logger.error(`Run ${claimed.runId} failed: ${String(error)}`);
+        })
+        .finally(() => {
+          this.active.delete(running);
+          this.pump();
+        });
+      this.active.add(running);
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.connectionString });
+    client.on('error', (error) => {
+      this.logger.warn(`Run notifications lost: ${error.message}`);
+    });
+    client.on('notification', (message) => {
+      if (message.channel === RUN_WAKE_CHANNEL) this.pump();
+      if (message.channel === RUN_CANCEL_CHANNEL && message.payload) {
+        this.signals.cancelIfRunningHere(message.payload, 'interrupt');
+      }
+    });
+    await client.connect();
+    await client.query(`listen ${RUN_WAKE_CHANNEL}`);
+    await client.query(`listen ${RUN_CANCEL_CHANNEL}`);
+    this.listener = client;
+  }
+}

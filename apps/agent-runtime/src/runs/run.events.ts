@@ -1,0 +1,64 @@
+import type { JsonObject, JsonValue } from '#libs/event-store';
+
+export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'timeout';
+export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+
+/** What the run record shows under `kwargs`: exactly the interface's keys. */
+export interface RunKwargs extends JsonObject {
+  input: JsonValue;
+  config: JsonObject;
+  webhook: string | null;
+  temporary: boolean;
+  stream_mode: string[];
+  feedback_keys: string[] | null;
+  interrupt_after: string[] | '*' | null;
+  interrupt_before: string[] | '*' | null;
+}
+
+export interface RunCreatedData extends JsonObject {
+  run_id: string;
+  thread_id: string;
+  assistant_id: string;
+  assistant_version: number;
+  graph_id: string;
+  metadata: JsonObject;
+  kwargs: RunKwargs;
+  multitask_strategy: MultitaskStrategy;
+  /** Resume after an interrupt: `{resume, update, goto}`. */
+  command: JsonObject | null;
+  /** The assistant's context merged with the run's. */
+  context: JsonObject;
+  stream_subgraphs: boolean;
+  created_at: string;
+}
+
+export interface RunFinishedData extends JsonObject {
+  run_id: string;
+  thread_id: string;
+  status: Exclude<RunStatus, 'pending' | 'running'>;
+  attempt: number;
+  /** `{error, message}` when the run failed. */
+  error: JsonObject | null;
+  /** Whether the fields below hold the thread's state after the run (not for a run never started). */
+  state_captured: boolean;
+  /** The thread's state after the run: its values, the next nodes and open interrupts. */
+  values: JsonValue;
+  next: string[];
+  interrupts: JsonObject;
+  temporary: boolean;
+  finished_at: string;
+}
+
+export type RunEvent =
+  | { readonly type: 'RunCreated'; readonly data: RunCreatedData }
+  | {
+      readonly type: 'RunStarted';
+      readonly data: { run_id: string; thread_id: string; attempt: number; started_at: string };
+    }
+  | {
+      readonly type: 'RunStepEmitted';
+      readonly data: { seq: number; event: string; data: JsonValue };
+    }
+  | { readonly type: 'RunFinished'; readonly data: RunFinishedData };
+
+export const runStream = (runId: string): string => `run-${runId}`;

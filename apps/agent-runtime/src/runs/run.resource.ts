@@ -1,0 +1,33 @@
+import type { RunCreatedData, RunStatus } from './run.events.js';
+import type { RunRow } from './run.entity.js';
+
+export function runResource(row: RunRow): Record<string, unknown> {
+  return {
+    run_id: row.run_id,
+    thread_id: row.thread_id,
+    assistant_id: row.assistant_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    metadata: row.metadata,
+    status: row.status,
+    kwargs: row.kwargs,
+    multitask_strategy: row.multitask_strategy,
+  };
+}
+
+export function createdRunResource(
+  data: RunCreatedData,
+  status: RunStatus = 'pending',
+): Record<string, unknown> {
+  return {
+    run_id: data.run_id,
+    thread_id: data.thread_id,
+    assistant_id: data.assistant_id,
+    created_at: data.created_at,
+    updated_at: data.created_at,
+    metadata: data.metadata,
+    status,
+    kwargs: data.kwargs,
+    multitask_strategy: data.multitask_strategy,
+  };
+}

@@ -1,0 +1,183 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { EventStore } from '#libs/event-store';
+import { sendSse } from '#libs/http';
+import { badRequest } from '../common/domain-error.js';
+import { readRunStream, type StreamStart } from './run-stream-reader.js';
+import { CancelRunDto, CreateRunDto, ListRunsDto } from './runs.dto.js';
+import { RunsService, type CreatedRun } from './runs.service.js';
+
+const HEARTBEAT_MS = 10_000;
+const now = (): string => new Date().toISOString();
+
+function runPath(run: CreatedRun['data']): string {
+  return run.kwargs.temporary
+    ? `/runs/${run.run_id}`
+    : `/threads/${run.thread_id}/runs/${run.run_id}`;
+}
+
+function parseLastEventId(header: string | undefined): StreamStart {
+  if (header === undefined || header.trim() === '') return 'now';
+  const id = Number(header);
+  if (!Number.isInteger(id) || id < -1)
+    throw badRequest(`Last-Event-ID must be an event id or -1, got "${header}"`);
+  return { afterId: id };
+}
+
+@Controller()
+export class RunsController {
+  constructor(
+    @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(EventStore) private readonly store: EventStore,
+  ) {}
+
+  @Post('threads/:threadId/runs')
+  @HttpCode(200)
+  async create(
+    @Param('threadId') threadId: string,
+    @Body() body: CreateRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const run = await this.runs.create(threadId, body, now());
+    void reply.header('content-location', runPath(run.data));
+    return run.resource;
+  }
+
+  @Post('runs')
+  @HttpCode(200)
+  async createStateless(
+    @Body() body: CreateRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const run = await this.runs.create(null, body, now());
+    void reply.header('content-location', runPath(run.data));
+    return run.resource;
+  }
+
+  @Get('threads/:threadId/runs')
+  list(
+    @Param('threadId') threadId: string,
+    @Query() query: ListRunsDto,
+  ): Promise<Record<string, unknown>[]> {
+    return this.runs.list(threadId, query);
+  }
+
+  @Get('threads/:threadId/runs/:runId')
+  get(
+    @Param('threadId') threadId: string,
+    @Param('runId') runId: string,
+  ): Promise<Record<string, unknown>> {
+    return this.runs.get(threadId, runId);
+  }
+
+  @Get('threads/:threadId/runs/:runId/join')
+  async join(@Param('threadId') threadId: string, @Param('runId') runId: string): Promise<unknown> {
+    await this.runs.requireRunOfThread(threadId, runId);
+    return this.runs.joinResult(await this.runs.waitForFinish(runId));
+  }
+
+  @Post('threads/:threadId/runs/wait')
+  @HttpCode(200)
+  async wait(
+    @Param('threadId') threadId: string,
+    @Body() body: CreateRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const run = await this.runs.create(threadId, body, now());
+    void reply.header('content-location', runPath(run.data));
+    return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
+  }
+
+  @Post('runs/wait')
+  @HttpCode(200)
+  async waitStateless(
+    @Body() body: CreateRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const run = await this.runs.create(null, body, now());
+    void reply.header('content-location', runPath(run.data));
+    return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
+  }
+
+  @Post('threads/:threadId/runs/:runId/cancel')
+  async cancel(
+    @Param('threadId') threadId: string,
+    @Param('runId') runId: string,
+    @Query() query: CancelRunDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.runs.cancel(threadId, runId, query.action ?? 'interrupt', now());
+    if (query.wait) await this.runs.waitForFinish(runId);
+    void reply.status(query.wait ? 204 : 202);
+  }
+
+  @Post('threads/:threadId/runs/stream')
+  async stream(
+    @Param('threadId') threadId: string,
+    @Body() body: CreateRunDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const run = await this.runs.create(threadId, body, now());
+    await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
+  }
+
+  @Post('runs/stream')
+  async streamStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
+    const run = await this.runs.create(null, body, now());
+    await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
+  }
+
+  @Get('threads/:threadId/runs/:runId/stream')
+  async joinStream(
+    @Param('threadId') threadId: string,
+    @Param('runId') runId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const start = parseLastEventId(lastEventId);
+    await this.runs.requireRunOfThread(threadId, runId);
+    const path = `/threads/${threadId}/runs/${runId}`;
+    await this.sse(reply, runId, start, { 'content-location': path, location: `${path}/stream` });
+  }
+
+  private async streamRun(
+    reply: FastifyReply,
+    run: CreatedRun['data'],
+    start: StreamStart,
+    cancelOnDisconnect: boolean,
+  ): Promise<void> {
+    const path = runPath(run);
+    const headers: Record<string, string> = { 'content-location': path };
+    if (!run.kwargs.temporary) headers.location = `${path}/stream`;
+    const disconnect = await this.sse(reply, run.run_id, start, headers);
+    if (cancelOnDisconnect && disconnect.signal.aborted && !run.kwargs.temporary) {
+      await this.runs.cancel(run.thread_id, run.run_id, 'interrupt', now());
+    }
+  }
+
+  private async sse(
+    reply: FastifyReply,
+    runId: string,
+    start: StreamStart,
+    headers: Record<string, string>,
+  ): Promise<AbortController> {
+    const disconnect = new AbortController();
+    await sendSse(reply, readRunStream(this.store, runId, start, disconnect.signal), {
+      headers,
+      heartbeatMs: HEARTBEAT_MS,
+      disconnect,
+    });
+    return disconnect;
+  }
+}

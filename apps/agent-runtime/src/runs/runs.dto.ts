@@ -1,0 +1,129 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import type { JsonObject, JsonValue } from '#libs/event-store';
+import { PageDto } from '../assistants/assistants.dto.js';
+
+const STREAM_MODES = [
+  'values',
+  'updates',
+  'messages',
+  'messages-tuple',
+  'debug',
+  'custom',
+  'events',
+  'tasks',
+  'checkpoints',
+] as const;
+
+export type StreamModeName = (typeof STREAM_MODES)[number];
+
+const asList = ({ value }: { value: unknown }): unknown =>
+  value === undefined || value === null || Array.isArray(value) ? value : [value];
+
+const isNodeList = (value: unknown): boolean =>
+  value === '*' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+
+export class CreateRunDto {
+  @IsString()
+  assistant_id!: string;
+
+  @IsOptional()
+  input?: JsonValue;
+
+  @IsOptional()
+  @IsObject()
+  command?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  config?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  context?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @Transform(asList)
+  @IsIn(STREAM_MODES, { each: true })
+  stream_mode?: StreamModeName[];
+
+  @IsOptional()
+  @IsBoolean()
+  stream_subgraphs?: boolean;
+
+  @IsOptional()
+  @ValidateIf((_, value) => !isNodeList(value))
+  @IsIn(['*'], { message: 'interrupt_before must be "*" or a list of node names' })
+  interrupt_before?: string[] | '*';
+
+  @IsOptional()
+  @ValidateIf((_, value) => !isNodeList(value))
+  @IsIn(['*'], { message: 'interrupt_after must be "*" or a list of node names' })
+  interrupt_after?: string[] | '*';
+
+  @IsOptional()
+  @IsIn(['reject', 'enqueue', 'interrupt', 'rollback'])
+  multitask_strategy?: 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  webhook?: string;
+
+  @IsOptional()
+  @IsIn(['reject', 'create'])
+  if_not_exists?: 'reject' | 'create';
+
+  @IsOptional()
+  @IsIn(['cancel', 'continue'])
+  on_disconnect?: 'cancel' | 'continue';
+
+  @IsOptional()
+  @IsString()
+  checkpoint_id?: string;
+
+  @IsOptional()
+  @Transform(asList)
+  @IsString({ each: true })
+  feedback_keys?: string[];
+}
+
+export class ListRunsDto extends PageDto {
+  @IsOptional()
+  @IsIn(['pending', 'running', 'success', 'error', 'interrupted', 'timeout'])
+  status?: string;
+}
+
+export class CancelRunDto {
+  @IsOptional()
+  @Transform(({ value }) => value === true || value === 'true' || value === '1')
+  @IsBoolean()
+  wait?: boolean;
+
+  @IsOptional()
+  @IsIn(['interrupt', 'rollback'])
+  action?: 'interrupt' | 'rollback';
+}
+
+export class TimeoutQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  timeout?: number;
+}

@@ -1,0 +1,209 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
+import { AssistantsService } from '../assistants/assistants.service.js';
+import { notFound } from '../common/domain-error.js';
+import { isUuid } from '../common/uuid5.js';
+import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
+import { ThreadsService } from '../threads/threads.service.js';
+import { RunEntity } from './run.entity.js';
+import { runEventId } from './run-event-ids.js';
+import { ensureRunCreated } from './run-log.js';
+import { createdRunResource, runResource } from './run.resource.js';
+import { RunQueue } from './run-queue.js';
+import { RunSignals } from './run-signals.js';
+import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
+import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
+
+export interface CreatedRun {
+  readonly data: RunCreatedData;
+  readonly resource: Record<string, unknown>;
+}
+
+@Injectable()
+export class RunsService {
+  constructor(
+    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(AssistantsService) private readonly assistants: AssistantsService,
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(RunQueue) private readonly queue: RunQueue,
+    @Inject(RunSignals) private readonly signals: RunSignals,
+  ) {}
+
+  /** Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread. */
+  async create(threadId: string | null, body: CreateRunDto, now: string): Promise<CreatedRun> {
+    const assistant = await this.assistants.resolve(body.assistant_id);
+    if (threadId !== null) await this.requireThread(threadId, body.if_not_exists ?? 'reject', now);
+    const runId = uuidv7();
+    const runThreadId = threadId ?? uuidv7();
+    const runConfig = body.config ?? {};
+    const runConfigurable = (runConfig.configurable ?? {}) as JsonObject;
+    const assistantConfigurable = (assistant.config.configurable ?? {}) as JsonObject;
+    const metadata = body.metadata ?? {};
+    const data: RunCreatedData = {
+      run_id: runId,
+      thread_id: runThreadId,
+      assistant_id: assistant.assistant_id,
+      assistant_version: assistant.version,
+      graph_id: assistant.graph_id,
+      metadata,
+      kwargs: {
+        input: body.input ?? null,
+        config: {
+          ...assistant.config,
+          ...runConfig,
+          metadata: { created_by: 'system', ...assistant.metadata, ...metadata },
+          configurable: {
+            ...assistantConfigurable,
+            ...runConfigurable,
+            run_id: runId,
+            user_id: (runConfigurable.user_id ?? assistantConfigurable.user_id ?? null) as
+              string | null,
+            graph_id: assistant.graph_id,
+            thread_id: runThreadId,
+            assistant_id: assistant.assistant_id,
+            checkpoint_id: body.checkpoint_id ?? null,
+          },
+        },
+        webhook: body.webhook ?? null,
+        temporary: threadId === null,
+        stream_mode: body.stream_mode?.length ? body.stream_mode : ['values'],
+        feedback_keys: body.feedback_keys?.length ? body.feedback_keys : null,
+        interrupt_after: body.interrupt_after ?? null,
+        interrupt_before: body.interrupt_before ?? null,
+      },
+      multitask_strategy: body.multitask_strategy ?? 'reject',
+      command: body.command ?? null,
+      context: { ...assistant.context, ...(body.context ?? {}) },
+      stream_subgraphs: body.stream_subgraphs ?? false,
+      created_at: now,
+    };
+    const cancelled = await this.queue.enqueue(data, data.multitask_strategy);
+    await this.recordCreated(data);
+    this.signals.wakeWorkers();
+    for (const other of cancelled) {
+      this.signals.cancelIfRunningHere(
+        other,
+        data.multitask_strategy === 'rollback' ? 'rollback' : 'interrupt',
+      );
+    }
+    return { data, resource: createdRunResource(data) };
+  }
+
+  recordCreated(data: RunCreatedData): Promise<void> {
+    return ensureRunCreated(this.store, data);
+  }
+
+  async get(threadId: string, runId: string): Promise<Record<string, unknown>> {
+    if (!isUuid(runId)) throw notFound('Run not found');
+    await this.freshness.catchUp('runs');
+    const row = await this.dataSource
+      .getRepository(RunEntity)
+      .createQueryBuilder('r')
+      .where('r.run_id = :runId', { runId })
+      .getOne();
+    if (!row || row.thread_id !== threadId) throw notFound('Run not found');
+    return runResource(row);
+  }
+
+  async list(threadId: string, query: ListRunsDto): Promise<Record<string, unknown>[]> {
+    await this.threads.row(threadId);
+    await this.freshness.catchUp('runs');
+    const builder = this.dataSource
+      .getRepository(RunEntity)
+      .createQueryBuilder('r')
+      .where('r.thread_id = :threadId', { threadId });
+    if (query.status) builder.andWhere('r.status = :status', { status: query.status });
+    const rows = await builder
+      .orderBy('r.created_at', 'DESC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map(runResource);
+  }
+
+  /** Resolves when the run has finished, with its outcome. */
+  async waitForFinish(runId: string, signal?: AbortSignal): Promise<RunFinishedData> {
+    const stream = runStream(runId);
+    const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (!last) throw notFound('Run not found');
+    if (last.type === 'RunFinished') return last.data as RunFinishedData;
+    const subscription = this.store.subscribeToStream(stream, {
+      afterPosition: last.streamPosition,
+    });
+    const stop = (): void => void subscription.close();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for await (const event of subscription) {
+        if (event.type === 'RunFinished') return event.data as RunFinishedData;
+      }
+      throw notFound('Run not found');
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      await subscription.close();
+    }
+  }
+
+  /** What join and wait answer: the thread's values after the run, or its error. */
+  joinResult(finished: RunFinishedData): unknown {
+    if (finished.status === 'error') return { __error__: finished.error };
+    return finished.values;
+  }
+
+  async requireRunOfThread(threadId: string, runId: string): Promise<void> {
+    if (!isUuid(runId)) throw notFound('Run not found');
+    const [created] = await this.store.readStream(runStream(runId), { maxCount: 1 });
+    if (created?.type !== 'RunCreated' || created.data.thread_id !== threadId) {
+      throw notFound('Run not found');
+    }
+  }
+
+  async cancel(
+    threadId: string,
+    runId: string,
+    action: 'interrupt' | 'rollback',
+    now: string,
+  ): Promise<void> {
+    await this.requireRunOfThread(threadId, runId);
+    const outcome = await this.queue.cancel(runId, action);
+    if (outcome.kind === 'signalled_running') this.signals.cancelIfRunningHere(runId, action);
+    if (outcome.kind === 'removed_pending') {
+      const finished: RunFinishedData = {
+        run_id: runId,
+        thread_id: threadId,
+        status: 'interrupted',
+        attempt: 0,
+        error: null,
+        state_captured: false,
+        values: null,
+        next: [],
+        interrupts: {},
+        temporary: outcome.payload.kwargs.temporary,
+        finished_at: now,
+      };
+      await this.recordCreated(outcome.payload);
+      await this.store.append(runStream(runId), [
+        {
+          eventId: runEventId(runId, 'cancelled-while-pending'),
+          type: 'RunFinished',
+          data: finished,
+        },
+      ]);
+    }
+  }
+
+  private async requireThread(
+    threadId: string,
+    ifNotExists: 'reject' | 'create',
+    now: string,
+  ): Promise<void> {
+    if (await this.threads.exists(threadId)) return;
+    if (ifNotExists === 'create' && isUuid(threadId)) {
+      await this.threads.create(threadId, {}, 'do_nothing', now);
+      return;
+    }
+    throw notFound(`Thread ${threadId} not found`);
+  }
+}

@@ -1,0 +1,31 @@
+import { Logger } from '@nestjs/common';
+
+const ATTEMPTS = 3;
+const TIMEOUT_MS = 10_000;
+
+/** POSTs the finished run to its webhook, retrying a few times; a failure is logged, never thrown. */
+export async function deliverWebhook(
+  url: string,
+  body: Record<string, unknown>,
+  logger: Logger,
+): Promise<void> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      if (response.ok) return;
+      logger.warn(
+        `Webhook for run ${String(body.run_id)} answered ${response.status} (attempt ${attempt})`,
+      );
+    } catch (error) {
+      logger.warn(
+        `Webhook for run ${String(body.run_id)} failed (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+  }
+}

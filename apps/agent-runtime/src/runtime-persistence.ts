@@ -1,0 +1,32 @@
+import type { ObjectLiteral } from 'typeorm';
+import type { Projection } from '#libs/event-store';
+import { openPersistence, type Persistence } from '#libs/persistence';
+import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
+import { assistantsProjection } from './assistants/assistants.projection.js';
+import { RUN_MIGRATIONS } from './runs/run.entity.js';
+import { runsProjection } from './runs/runs.projection.js';
+import { THREAD_MIGRATIONS } from './threads/thread.entity.js';
+import { threadsProjection } from './threads/threads.projection.js';
+import type { RuntimeConfig } from './runtime.config.js';
+
+const PROJECTIONS = [
+  assistantsProjection,
+  threadsProjection,
+  runsProjection,
+] as unknown as Projection<ObjectLiteral>[];
+
+/** The runtime's database: its event log, read models and run queue. */
+export function openRuntimePersistence(
+  config: RuntimeConfig,
+  onError: (error: unknown) => void,
+): Promise<Persistence> {
+  return openPersistence({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    databaseName: 'berth_runtime',
+    eventStoreUrl: config.eventStoreUrl,
+    migrations: [...ASSISTANT_MIGRATIONS, ...THREAD_MIGRATIONS, ...RUN_MIGRATIONS],
+    projections: PROJECTIONS,
+    onError,
+  });
+}

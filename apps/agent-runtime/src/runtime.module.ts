@@ -1,0 +1,48 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventStore } from '#libs/event-store';
+import { Application } from './application/application.js';
+import { AssistantsController } from './assistants/assistants.controller.js';
+import { AssistantsService } from './assistants/assistants.service.js';
+import { GraphCatalog } from './common/runtime-tokens.js';
+import { ReadModelFreshness } from './read-models/read-model-freshness.js';
+import { RunQueue } from './runs/run-queue.js';
+import { RunSignals } from './runs/run-signals.js';
+import { RunsController } from './runs/runs.controller.js';
+import { RunsService } from './runs/runs.service.js';
+import { SystemController } from './system/system.controller.js';
+import { ThreadStateService } from './threads/thread-state.service.js';
+import { ThreadsController } from './threads/threads.controller.js';
+import { ThreadsService } from './threads/threads.service.js';
+
+export interface RuntimeParts {
+  readonly eventStore: EventStore;
+  readonly dataSource: DataSource;
+  readonly freshness: ReadModelFreshness;
+  readonly application: Application;
+  readonly queue: RunQueue;
+  readonly signals: RunSignals;
+}
+
+@Module({})
+export class RuntimeModule {
+  static forRoot(parts: RuntimeParts): DynamicModule {
+    return {
+      module: RuntimeModule,
+      controllers: [SystemController, AssistantsController, ThreadsController, RunsController],
+      providers: [
+        { provide: EventStore, useValue: parts.eventStore },
+        { provide: DataSource, useValue: parts.dataSource },
+        { provide: ReadModelFreshness, useValue: parts.freshness },
+        { provide: Application, useValue: parts.application },
+        { provide: GraphCatalog, useValue: parts.application },
+        { provide: RunQueue, useValue: parts.queue },
+        { provide: RunSignals, useValue: parts.signals },
+        AssistantsService,
+        ThreadsService,
+        ThreadStateService,
+        RunsService,
+      ],
+    };
+  }
+}

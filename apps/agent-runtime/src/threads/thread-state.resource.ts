@@ -1,0 +1,94 @@
+import type { JsonValue } from '#libs/event-store';
+import { toJsonValue } from '../common/json-payload.js';
+
+/** The parts of LangGraph's StateSnapshot that the API shows. */
+export interface StateSnapshotLike {
+  values: unknown;
+  next: readonly string[];
+  tasks: readonly TaskLike[];
+  metadata?: Record<string, unknown>;
+  createdAt?: string;
+  config?: { configurable?: Record<string, unknown> };
+  parentConfig?: { configurable?: Record<string, unknown> };
+}
+
+interface TaskLike {
+  id: string;
+  name: string;
+  error?: unknown;
+  interrupts?: unknown[];
+  path?: unknown[];
+  state?: unknown;
+  result?: unknown;
+}
+
+interface CheckpointRef {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  checkpoint_map?: unknown;
+}
+
+function checkpointOf(config: StateSnapshotLike['config']): CheckpointRef | null {
+  const configurable = config?.configurable;
+  if (!configurable || typeof configurable.checkpoint_id !== 'string') return null;
+  return {
+    thread_id: String(configurable.thread_id),
+    checkpoint_ns: typeof configurable.checkpoint_ns === 'string' ? configurable.checkpoint_ns : '',
+    checkpoint_id: configurable.checkpoint_id,
+    ...(configurable.checkpoint_map ? { checkpoint_map: configurable.checkpoint_map } : {}),
+  };
+}
+
+function isSnapshot(value: unknown): value is StateSnapshotLike {
+  return typeof value === 'object' && value !== null && 'values' in value && 'next' in value;
+}
+
+function errorMessage(error: unknown): string | null {
+  if (error === undefined || error === null) return null;
+  return error instanceof Error ? error.message : JSON.stringify(error);
+}
+
+/** A thread state as the API shows it, in the shape of the reference server plus the checkpoint ids. */
+export function threadStateResource(snapshot: StateSnapshotLike): Record<string, JsonValue> {
+  const checkpoint = checkpointOf(snapshot.config);
+  const parent = checkpointOf(snapshot.parentConfig);
+  const metadata = { ...(snapshot.metadata ?? {}) };
+  if (metadata.checkpoint_ns === '') delete metadata.checkpoint_ns;
+  return toJsonValue({
+    values: snapshot.values ?? {},
+    next: snapshot.next,
+    tasks: snapshot.tasks.map((task) => ({
+      id: task.id,
+      name: task.name,
+      error: errorMessage(task.error),
+      interrupts: task.interrupts ?? [],
+      path: task.path ?? [],
+      checkpoint:
+        task.state && typeof task.state === 'object' && 'configurable' in task.state
+          ? ((task.state as { configurable?: unknown }).configurable ?? null)
+          : null,
+      state: isSnapshot(task.state) ? threadStateResource(task.state) : null,
+      result: task.result ?? null,
+    })),
+    metadata,
+    created_at: snapshot.createdAt ?? null,
+    checkpoint,
+    checkpoint_id: checkpoint?.checkpoint_id ?? null,
+    parent_checkpoint: parent,
+    parent_checkpoint_id: parent?.checkpoint_id ?? null,
+  }) as Record<string, JsonValue>;
+}
+
+/** The state of a thread no run has touched yet. */
+export const EMPTY_THREAD_STATE: Record<string, JsonValue> = {
+  values: {},
+  next: [],
+  tasks: [],
+  metadata: {},
+  created_at: null,
+  checkpoint: null,
+  checkpoint_id: null,
+  parent_checkpoint: null,
+  parent_checkpoint_id: null,
+};

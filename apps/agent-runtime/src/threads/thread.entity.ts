@@ -1,0 +1,56 @@
+import { EntitySchema } from 'typeorm';
+import type { JsonObject, JsonValue } from '#libs/event-store';
+
+export type ThreadStatus = 'idle' | 'busy' | 'interrupted' | 'error';
+
+export interface ThreadRow {
+  thread_id: string;
+  created_at: Date;
+  updated_at: Date;
+  metadata: JsonObject;
+  status: ThreadStatus;
+  config: JsonObject;
+  values: JsonValue;
+  interrupts: JsonObject;
+  /** Runs created on the thread and not finished yet. */
+  inflight_runs: string[];
+}
+
+export const ThreadEntity = new EntitySchema<ThreadRow>({
+  name: 'threads',
+  tableName: 'threads',
+  columns: {
+    thread_id: { type: 'uuid', primary: true },
+    created_at: { type: 'timestamptz' },
+    updated_at: { type: 'timestamptz' },
+    metadata: { type: 'jsonb' },
+    status: { type: 'text' },
+    config: { type: 'jsonb' },
+    values: { type: 'jsonb', nullable: true },
+    interrupts: { type: 'jsonb' },
+    inflight_runs: { type: 'jsonb' },
+  },
+});
+
+export const THREAD_MIGRATIONS = [
+  {
+    version: 2101,
+    name: 'threads',
+    sql: `
+      create table threads (
+        thread_id uuid primary key,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        metadata jsonb not null,
+        status text not null,
+        config jsonb not null,
+        values jsonb,
+        interrupts jsonb not null,
+        inflight_runs jsonb not null
+      );
+      create index threads_metadata on threads using gin (metadata jsonb_path_ops);
+      create index threads_status on threads (status);
+      create index threads_created on threads (created_at desc);
+    `,
+  },
+];

@@ -1,0 +1,115 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { uuidv7 } from '#libs/event-store';
+import { ThreadStateService } from './thread-state.service.js';
+import {
+  CreateThreadDto,
+  HistoryDto,
+  HistoryQueryDto,
+  SearchThreadsDto,
+  StateQueryDto,
+  UpdateThreadDto,
+} from './threads.dto.js';
+import { ThreadsService } from './threads.service.js';
+
+const now = (): string => new Date().toISOString();
+
+@Controller('threads')
+export class ThreadsController {
+  constructor(
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadStateService) private readonly state: ThreadStateService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
+    return this.threads.create(
+      body.thread_id ?? uuidv7(),
+      body.metadata ?? {},
+      body.if_exists ?? 'raise',
+      now(),
+    );
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  search(@Body() body: SearchThreadsDto): Promise<Record<string, unknown>[]> {
+    return this.threads.search(body);
+  }
+
+  @Get(':threadId')
+  get(@Param('threadId') threadId: string): Promise<Record<string, unknown>> {
+    return this.threads.get(threadId);
+  }
+
+  @Patch(':threadId')
+  update(
+    @Param('threadId') threadId: string,
+    @Body() body: UpdateThreadDto,
+  ): Promise<Record<string, unknown>> {
+    return this.threads.updateMetadata(threadId, body.metadata ?? {}, now());
+  }
+
+  @Delete(':threadId')
+  @HttpCode(204)
+  async delete(@Param('threadId') threadId: string): Promise<void> {
+    await this.threads.delete(threadId, now());
+  }
+
+  @Get(':threadId/state')
+  async latestState(
+    @Param('threadId') threadId: string,
+    @Query() query: StateQueryDto,
+  ): Promise<unknown> {
+    return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
+  }
+
+  @Get(':threadId/state/:checkpointId')
+  async stateAt(
+    @Param('threadId') threadId: string,
+    @Param('checkpointId') checkpointId: string,
+    @Query() query: StateQueryDto,
+  ): Promise<unknown> {
+    return this.state.state(
+      await this.threads.row(threadId),
+      checkpointId,
+      query.subgraphs ?? false,
+    );
+  }
+
+  @Get(':threadId/history')
+  async history(
+    @Param('threadId') threadId: string,
+    @Query() query: HistoryQueryDto,
+  ): Promise<unknown[]> {
+    return this.state.history(await this.threads.row(threadId), {
+      limit: query.limit ?? 10,
+      before: query.before ? { configurable: { checkpoint_id: query.before } } : undefined,
+    });
+  }
+
+  @Post(':threadId/history')
+  @HttpCode(200)
+  async historyPost(
+    @Param('threadId') threadId: string,
+    @Body() body: HistoryDto,
+  ): Promise<unknown[]> {
+    return this.state.history(await this.threads.row(threadId), {
+      limit: body.limit ?? 10,
+      before: body.before ? { configurable: body.before } : undefined,
+      filter: body.metadata,
+      checkpoint: body.checkpoint,
+    });
+  }
+}

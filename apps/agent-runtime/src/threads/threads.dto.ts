@@ -1,0 +1,103 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  Min,
+} from 'class-validator';
+import type { JsonObject } from '#libs/event-store';
+import { PageDto } from '../assistants/assistants.dto.js';
+
+export class CreateThreadDto {
+  @IsOptional()
+  @IsUUID()
+  thread_id?: string;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsIn(['raise', 'do_nothing'])
+  if_exists?: 'raise' | 'do_nothing';
+}
+
+export class UpdateThreadDto {
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+}
+
+export class SearchThreadsDto extends PageDto {
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  values?: JsonObject;
+
+  @IsOptional()
+  @IsIn(['idle', 'busy', 'interrupted', 'error'])
+  status?: 'idle' | 'busy' | 'interrupted' | 'error';
+
+  @IsOptional()
+  @IsArray()
+  @IsUUID('all', { each: true })
+  ids?: string[];
+
+  @IsOptional()
+  @IsIn(['thread_id', 'status', 'created_at', 'updated_at'])
+  sort_by?: 'thread_id' | 'status' | 'created_at' | 'updated_at';
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sort_order?: 'asc' | 'desc';
+}
+
+export class HistoryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @IsOptional()
+  @IsObject()
+  before?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  checkpoint?: JsonObject;
+}
+
+export class HistoryQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  before?: string;
+}
+
+export class StateQueryDto {
+  @IsOptional()
+  @Type(() => Boolean)
+  @IsBoolean()
+  subgraphs?: boolean;
+}

@@ -1,0 +1,106 @@
+import type { JsonObject, Projection, RecordedEvent } from '#libs/event-store';
+import type { RunEvent } from '../runs/run.events.js';
+import type { ThreadEvent } from './thread.events.js';
+import { ThreadEntity, type ThreadRow, type ThreadStatus } from './thread.entity.js';
+
+type ThreadProjected = ThreadEvent | Extract<RunEvent, { type: 'RunCreated' | 'RunFinished' }>;
+
+const THREAD_EVENTS = new Set(['ThreadCreated', 'ThreadMetadataUpdated', 'ThreadDeleted']);
+const RUN_EVENTS = new Set(['RunCreated', 'RunFinished']);
+
+function threadIdOf(event: RecordedEvent): string | undefined {
+  if (THREAD_EVENTS.has(event.type)) return event.streamId.slice('thread-'.length);
+  if (RUN_EVENTS.has(event.type) && event.data.temporary !== true) {
+    const threadId = event.data.thread_id;
+    return typeof threadId === 'string' ? threadId : undefined;
+  }
+  return undefined;
+}
+
+/** Like the reference server: error wins, then an open interrupt, then runs still waiting. */
+function statusAfterRun(
+  finished: Extract<RunEvent, { type: 'RunFinished' }>['data'],
+  inflight: string[],
+): ThreadStatus {
+  if (finished.status === 'error') return 'error';
+  if (finished.next.length > 0) return 'interrupted';
+  return inflight.length > 0 ? 'busy' : 'idle';
+}
+
+/** A run that never started leaves the thread as it was, but for being busy with it. */
+function statusWithoutState(previous: ThreadStatus, inflight: string[]): ThreadStatus {
+  if (inflight.length > 0) return 'busy';
+  return previous === 'busy' ? 'idle' : previous;
+}
+
+export function evolveThreadRow(
+  row: ThreadRow | undefined,
+  event: ThreadProjected,
+  at: Date,
+): ThreadRow | undefined {
+  switch (event.type) {
+    case 'ThreadCreated':
+      return {
+        thread_id: event.data.thread_id,
+        created_at: new Date(event.data.created_at),
+        updated_at: new Date(event.data.created_at),
+        metadata: event.data.metadata,
+        status: 'idle',
+        config: {},
+        values: null,
+        interrupts: {},
+        inflight_runs: [],
+      };
+    case 'ThreadMetadataUpdated':
+      return (
+        row && {
+          ...row,
+          metadata: event.data.metadata,
+          updated_at: new Date(event.data.updated_at),
+        }
+      );
+    case 'ThreadDeleted':
+      return undefined;
+    case 'RunCreated': {
+      if (!row) return undefined;
+      const { graph_id, assistant_id, kwargs } = event.data;
+      const metadata: JsonObject = { ...row.metadata, graph_id, assistant_id };
+      return {
+        ...row,
+        status: 'busy',
+        metadata,
+        config: { ...row.config, ...kwargs.config },
+        inflight_runs: [...row.inflight_runs, event.data.run_id],
+        updated_at: at,
+      };
+    }
+    case 'RunFinished': {
+      if (!row) return undefined;
+      const inflight = row.inflight_runs.filter((id) => id !== event.data.run_id);
+      const captured = event.data.state_captured;
+      return {
+        ...row,
+        status: captured
+          ? statusAfterRun(event.data, inflight)
+          : statusWithoutState(row.status, inflight),
+        values: captured ? event.data.values : row.values,
+        interrupts: captured ? event.data.interrupts : row.interrupts,
+        inflight_runs: inflight,
+        updated_at: new Date(event.data.finished_at),
+      };
+    }
+  }
+}
+
+export const threadsProjection: Projection<ThreadRow> = {
+  name: 'threads',
+  entity: ThreadEntity,
+  key: 'thread_id',
+  keyOf: threadIdOf,
+  evolve: (row, event) =>
+    evolveThreadRow(
+      row,
+      { type: event.type, data: event.data } as ThreadProjected,
+      event.recordedAt,
+    ),
+};

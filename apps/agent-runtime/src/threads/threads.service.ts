@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { notFound } from '../common/domain-error.js';
+import { isUuid } from '../common/uuid5.js';
+import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
+import { threadDecider, type ThreadCommand, type ThreadState } from './thread.decider.js';
+import { ThreadEntity, type ThreadRow } from './thread.entity.js';
+import { threadStream } from './thread.events.js';
+import { threadResource } from './thread.resource.js';
+import type { SearchThreadsDto } from './threads.dto.js';
+
+export const checkpointStream = (threadId: string): string => `checkpoints-${threadId}`;
+
+@Injectable()
+export class ThreadsService {
+  constructor(
+    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+  ) {}
+
+  async create(
+    threadId: string,
+    metadata: JsonObject,
+    ifExists: 'raise' | 'do_nothing',
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    const outcome = await this.execute(threadId, {
+      kind: 'create',
+      thread_id: threadId,
+      metadata,
+      if_exists: ifExists,
+      now,
+    });
+    if (outcome.events.length === 0) return this.get(threadId);
+    return {
+      thread_id: threadId,
+      created_at: now,
+      updated_at: now,
+      metadata,
+      status: 'idle',
+      config: {},
+      values: null,
+      interrupts: {},
+    };
+  }
+
+  async updateMetadata(
+    threadId: string,
+    metadata: JsonObject,
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    await this.execute(threadId, { kind: 'update_metadata', metadata, now });
+    return this.get(threadId);
+  }
+
+  /** The thread and its checkpoints; the runs stay in the log for the audit. */
+  async delete(threadId: string, now: string): Promise<void> {
+    await this.execute(threadId, { kind: 'delete', thread_id: threadId, now });
+    await this.store.deleteStream(checkpointStream(threadId));
+  }
+
+  async get(threadId: string): Promise<Record<string, unknown>> {
+    return threadResource(await this.row(threadId));
+  }
+
+  async row(threadId: string): Promise<ThreadRow> {
+    if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
+    await this.freshness.catchUp('threads');
+    const row = await this.dataSource
+      .getRepository(ThreadEntity)
+      .createQueryBuilder('t')
+      .where('t.thread_id = :threadId', { threadId })
+      .getOne();
+    if (!row) throw notFound(`Thread ${threadId} not found`);
+    return row;
+  }
+
+  /** Whether the thread exists, from its stream: true at once after its creation, on any replica. */
+  async exists(threadId: string): Promise<boolean> {
+    if (!isUuid(threadId)) return false;
+    const [last] = await this.store.readStream(threadStream(threadId), {
+      direction: 'backwards',
+      maxCount: 1,
+    });
+    return last !== undefined && last.type !== 'ThreadDeleted';
+  }
+
+  async search(query: SearchThreadsDto): Promise<Record<string, unknown>[]> {
+    await this.freshness.catchUp('threads');
+    const builder = this.dataSource.getRepository(ThreadEntity).createQueryBuilder('t');
+    if (query.metadata)
+      builder.andWhere('t.metadata @> :metadata::jsonb', {
+        metadata: JSON.stringify(query.metadata),
+      });
+    if (query.values)
+      builder.andWhere('t.values @> :values::jsonb', { values: JSON.stringify(query.values) });
+    if (query.status) builder.andWhere('t.status = :status', { status: query.status });
+    if (query.ids)
+      builder.andWhere('t.thread_id in (:...ids)', { ids: query.ids.length ? query.ids : [null] });
+    const rows = await builder
+      .orderBy(`t.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
+      .addOrderBy('t.thread_id', 'ASC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map(threadResource);
+  }
+
+  private async execute(
+    threadId: string,
+    command: ThreadCommand,
+  ): Promise<{ state: ThreadState; events: unknown[] }> {
+    if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
+    return handleCommand(this.store, threadStream(threadId), threadDecider, command);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './api-key.hook.js';
+export * from './problem.filter.js';
+export * from './validation.pipe.js';
+export * from './validation-failed.error.js';
+export * from './sse-response.js';

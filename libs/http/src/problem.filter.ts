@@ -1,0 +1,76 @@
+import {
+  Catch,
+  HttpException,
+  Logger,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ValidationFailedError } from './validation-failed.error.js';
+
+/** A domain error with a stable code, as the apps' domain errors are. */
+export interface CodedError {
+  readonly code: string;
+  readonly message: string;
+}
+
+export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
+  validation: 422,
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  wrong_expected_position: 409,
+  precondition: 412,
+};
+
+function isCodedError(error: unknown): error is CodedError {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<CodedError>).code === 'string' &&
+    (error as unknown as CodedError).code in STATUS_OF_CODE
+  );
+}
+
+interface FastifyClientError {
+  statusCode: number;
+  message: string;
+}
+
+/** Errors raised by Fastify itself for bad requests: unparsable JSON, unsupported media type. */
+function isClientError(error: unknown): error is FastifyClientError {
+  const status = (error as Partial<FastifyClientError> | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * Every error becomes JSON `{ "detail": ... }`: domain errors by their code, validation failures
+ * as a list of `{loc, msg, type}`, anything unexpected as a 500 whose cause stays in the log.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const [status, detail] = this.describe(error);
+    if (reply.sent) return;
+    void reply.status(status).header('content-type', 'application/json').send({ detail });
+  }
+
+  private describe(error: unknown): [number, unknown] {
+    if (error instanceof ValidationFailedError) return [422, error.issues];
+    if (isCodedError(error)) return [STATUS_OF_CODE[error.code] ?? 400, error.message];
+    if (error instanceof HttpException) return [error.getStatus(), messageOf(error)];
+    if (isClientError(error)) return [error.statusCode, error.message];
+    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return [500, 'Internal server error'];
+  }
+}
+
+function messageOf(error: HttpException): unknown {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return message ?? error.message;
+}

@@ -1,0 +1,6 @@
+export {
+  openPersistence,
+  type AnyProjection,
+  type Persistence,
+  type PersistenceOptions,
+} from './persistence.js';
