@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       signals,
     }),
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
-    { logger: ['error', 'warn', 'log'] },
+    { logger: ['error', 'warn'] },
   );
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     : undefined;
   await workers?.start();
   await app.listen({ port: config.port, host: config.host });
-  logger.log(
+  console.log(
     `Berth agent runtime for ${config.graphConfigPath} on http://${config.host}:${config.port} ` +
       `(graphs: ${application.graphIds().join(', ')})`,
   );
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal}: stopping`);
+    console.log(`${signal}: stopping`);
     await app.close();
     await workers?.stop();
     await application.close();

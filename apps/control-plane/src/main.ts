@@ -19,20 +19,20 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(
     ControlPlaneModule.forRoot(resources),
     new FastifyAdapter(),
-    { logger: ['error', 'warn', 'log'] },
+    { logger: ['error', 'warn'] },
   );
   await app.listen({ port: config.port, host: config.host });
 
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
-  logger.log(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
+  console.log(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal}: stopping`);
+    console.log(`${signal}: stopping`);
     await app.close();
     await resources.close();
     process.exit(0);

@@ -9,6 +9,8 @@ import {
 
 const CountState = Annotation.Root({
   steps: Annotation<number>,
+  /** Milliseconds to wait between progress events: makes a slow run to watch, cancel or kill. */
+  delay_ms: Annotation<number>,
   total: Annotation<number>,
   result: Annotation<string>,
 });
@@ -22,17 +24,25 @@ export interface ProgressEvent {
 }
 
 function stepsOf(state: typeof CountState.State): number {
-  return Number.isInteger(state.steps) && state.steps > 0 ? Math.min(state.steps, 100) : 3;
+  return Number.isInteger(state.steps) && state.steps > 0 ? Math.min(state.steps, 20_000) : 3;
 }
 
+function delayOf(state: typeof CountState.State): number {
+  return Number.isInteger(state.delay_ms) && state.delay_ms > 0 ? Math.min(state.delay_ms, 10_000) : 0;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Writes progress through `config.writer` (the node's config argument). */
-function count(state: typeof CountState.State, config: LangGraphRunnableConfig) {
+async function count(state: typeof CountState.State, config: LangGraphRunnableConfig) {
   const steps = stepsOf(state);
+  const delay = delayOf(state);
   let total = 0;
   for (let step = 1; step <= steps; step++) {
     total += step;
     const event: ProgressEvent = { kind: 'progress', node: 'count', step, of: steps };
     config.writer?.(event);
+    if (delay > 0) await sleep(delay);
   }
   return { total };
 }

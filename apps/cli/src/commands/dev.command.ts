@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveApiKey } from '../api-key.js';
+import type { CliEnvironment } from '../cli.config.js';
+import { openDatabaseServer } from '../server.js';
+import { Supervisor, waitForOk } from '../supervisor.js';
+import { RUNTIME_SCRIPT, UsageError } from './scripts.js';
+
+export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H]
+
+Serves one application's agent runtime, as the local servers agent developers know do:
+assistants, threads, runs and resumable streams for the graphs in its langgraph.json.
+
+  dir             the application's directory (default: the current one)
+  --config FILE   its graph configuration file (default: <dir>/langgraph.json)
+  --port P        the port to serve on (default: BERTH_RUNTIME_PORT or 8123)
+  --host H        the address to bind (default: BERTH_HOST or 127.0.0.1)
+
+Data lives in BERTH_DATA_DIR (default ./.berth) on an embedded PostgreSQL, or on DATABASE_URL.
+Every request needs the API key in x-api-key: BERTH_API_KEY, or one generated and kept in the
+data directory.`;
+
+/** A database name from the application directory's name. */
+function databaseNameFor(dir: string): string {
+  const slug = basename(dir).toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `berth_app_${slug || 'default'}`.slice(0, 60);
+}
+
+export async function dev(args: readonly string[], env: CliEnvironment): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      config: { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(DEV_HELP);
+    return;
+  }
+  if (positionals.length > 1) throw new UsageError(`berth dev takes one directory, got ${positionals.join(' ')}`);
+  const dir = resolve(positionals[0] ?? '.');
+  const configFile = resolve(values.config ?? resolve(dir, 'langgraph.json'));
+  if (!existsSync(configFile)) throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
+  const port = values.port ?? env.runtimePort ?? '8123';
+  const host = values.host ?? env.host ?? '127.0.0.1';
+
+  const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
+  const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
+  const databaseUrl = server.configuredUrl ?? (await server.database(databaseNameFor(dir)));
+  const supervisor = new Supervisor();
+  process.once('SIGINT', () => void supervisor.stop().finally(() => server.stop()));
+  process.once('SIGTERM', () => void supervisor.stop().finally(() => server.stop()));
+  const child = supervisor.start({
+    name: 'runtime',
+    script: RUNTIME_SCRIPT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      BERTH_API_KEY: apiKey.key,
+      BERTH_GRAPH_CONFIG: configFile,
+      BERTH_RUNTIME_PORT: port,
+      BERTH_HOST: host,
+      EVENTSTORE_URL: env.eventStoreUrl,
+    },
+  });
+  const url = `http://${host}:${port}`;
+  await waitForOk(url, child, 120_000);
+  console.log(`\n  Berth agent runtime: ${url}`);
+  console.log(`  Application:         ${configFile}`);
+  console.log(`  Database:            ${server.description}`);
+  console.log(`  API key (${apiKey.origin}): ${apiKey.key}\n`);
+}

@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { resolveApiKey } from '../api-key.js';
+import type { CliEnvironment } from '../cli.config.js';
+import { openDatabaseServer } from '../server.js';
+import { Supervisor, waitForOk } from '../supervisor.js';
+import { CONTROL_PLANE_SCRIPT, EXAMPLE_GRAPH_CONFIG, RUNTIME_SCRIPT } from './scripts.js';
+
+export const UP_HELP = `Usage: berth up
+
+Starts the platform on this machine: the control plane (BERTH_CONTROL_PLANE_PORT, default 8080)
+and the bundled example application's agent runtime (BERTH_RUNTIME_PORT, default 8123), on an
+embedded PostgreSQL in BERTH_DATA_DIR (default ./.berth) or on DATABASE_URL. Prints the URLs and
+the API key (BERTH_API_KEY, or one generated and kept in the data directory).`;
+
+export async function up(args: readonly string[], env: CliEnvironment): Promise<void> {
+  const { values } = parseArgs({ args: [...args], options: { help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(UP_HELP);
+    return;
+  }
+  const host = env.host ?? '127.0.0.1';
+  const controlPlanePort = env.controlPlanePort ?? '8080';
+  const runtimePort = env.runtimePort ?? '8123';
+  const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
+  const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
+  const supervisor = new Supervisor();
+  const stop = (): void => void supervisor.stop().finally(() => server.stop());
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const shared = { ...process.env, BERTH_API_KEY: apiKey.key, BERTH_HOST: host, EVENTSTORE_URL: env.eventStoreUrl };
+  const controlPlane = supervisor.start({
+    name: 'control-plane',
+    script: CONTROL_PLANE_SCRIPT,
+    env: {
+      ...shared,
+      DATABASE_URL: server.configuredUrl ?? (await server.database('berth')),
+      BERTH_CONTROL_PLANE_PORT: controlPlanePort,
+    },
+  });
+  const runtime = supervisor.start({
+    name: 'example-runtime',
+    script: RUNTIME_SCRIPT,
+    env: {
+      ...shared,
+      DATABASE_URL: await server.database('berth_example'),
+      BERTH_GRAPH_CONFIG: EXAMPLE_GRAPH_CONFIG,
+      BERTH_RUNTIME_PORT: runtimePort,
+    },
+  });
+  const controlPlaneUrl = `http://${host}:${controlPlanePort}`;
+  const runtimeUrl = `http://${host}:${runtimePort}`;
+  await Promise.all([waitForOk(controlPlaneUrl, controlPlane, 120_000), waitForOk(runtimeUrl, runtime, 120_000)]);
+  console.log(`\n  Berth is up.`);
+  console.log(`  Control plane:            ${controlPlaneUrl}`);
+  console.log(`  Example agent runtime:    ${runtimeUrl}  (graphs from ${EXAMPLE_GRAPH_CONFIG})`);
+  console.log(`  Database:                 ${server.description}`);
+  console.log(`  API key (${apiKey.origin}): ${apiKey.key}\n`);
+}

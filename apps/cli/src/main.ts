@@ -1,0 +1,34 @@
+import { loadCliEnvironment } from './cli.config.js';
+import { dev, DEV_HELP } from './commands/dev.command.js';
+import { UsageError } from './commands/scripts.js';
+import { up, UP_HELP } from './commands/up.command.js';
+
+const HELP = `Usage: berth <command> [options]
+
+Commands:
+  up      start the platform: the control plane and the example application's runtime
+  dev     serve one application's agent runtime from its directory
+
+Run "berth <command> --help" for a command's options.`;
+
+const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
+  up: { run: up, help: UP_HELP },
+  dev: { run: dev, help: DEV_HELP },
+};
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(HELP);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`Unknown command "${name}". ${HELP}`);
+  await command.run(args, loadCliEnvironment());
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`berth: ${message}`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

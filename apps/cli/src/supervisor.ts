@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+export interface ChildSpec {
+  readonly name: string;
+  readonly script: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Runs Berth's processes as children, prefixes their output with their name, and stops them all
+ * when one exits or when this process is asked to stop.
+ */
+export class Supervisor {
+  private readonly children = new Map<string, ChildProcess>();
+  private stopping: Promise<void> | undefined;
+
+  start(spec: ChildSpec): ChildProcess {
+    const child = spawn(process.execPath, [spec.script], {
+      env: spec.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.set(spec.name, child);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`[${spec.name}] ${line}\n`);
+      });
+    }
+    child.once('exit', (code, signal) => {
+      this.children.delete(spec.name);
+      if (!this.stopping) {
+        process.stderr.write(`[berth] ${spec.name} exited (${signal ?? code ?? 'unknown'}); stopping\n`);
+        void this.stop(code ?? 1);
+      }
+    });
+    return child;
+  }
+
+  /** Stops every child (SIGTERM, then SIGKILL after a grace period) and exits. */
+  stop(exitCode = 0): Promise<void> {
+    this.stopping ??= (async () => {
+      await Promise.all([...this.children.values()].map((child) => stopChild(child)));
+      process.exit(exitCode);
+    })();
+    return this.stopping;
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Waits until GET /ok answers, or the child dies, or the time is up. */
+export async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited before it was ready`);
+    const ok = await fetch(`${url}/ok`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url}/ok did not answer within ${timeoutMs} ms`);
+}

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { freePort } from './free-port.js';
+
+export const EXAMPLE_GRAPH_CONFIG = resolve('examples/agent/langgraph.json');
+const RUNTIME_MAIN = resolve('dist/apps/agent-runtime/src/main.js');
+const START_TIMEOUT_MS = 60_000;
+
+export interface RuntimeProcess {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly port: number;
+  /** What the process printed, for a failing test's message. */
+  output(): string;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait: the process gets no chance to clean up. */
+  kill(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  readonly databaseUrl: string;
+  readonly graphConfig?: string;
+  readonly apiKey?: string;
+  readonly port?: number;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The built agent runtime (`npm test` builds first) as a real process on a real port, on the
+ * given database, ready when GET /ok answers.
+ */
+export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProcess> {
+  const port = options.port ?? (await freePort());
+  const apiKey = options.apiKey ?? 'test-key-0123456789';
+  const child = spawn(process.execPath, [RUNTIME_MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      BERTH_API_KEY: apiKey,
+      BERTH_GRAPH_CONFIG: options.graphConfig ?? EXAMPLE_GRAPH_CONFIG,
+      BERTH_RUNTIME_PORT: String(port),
+      BERTH_HOST: '127.0.0.1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(child, url, () => output);
+  const exited = (): Promise<unknown> => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit'));
+  return {
+    url,
+    apiKey,
+    port,
+    output: () => output,
+    stop: async () => {
+      const done = exited();
+      child.kill('SIGTERM');
+      await done;
+    },
+    kill: async () => {
+      const done = exited();
+      child.kill('SIGKILL');
+      await done;
+    },
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, url: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The runtime exited with ${child.exitCode} before it was ready:\n${output()}`);
+    }
+    const ready = await fetch(`${url}/ok`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`The runtime did not answer GET /ok within ${START_TIMEOUT_MS} ms:\n${output()}`);
+}
