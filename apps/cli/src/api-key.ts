@@ -11,7 +11,10 @@ export interface ApiKeySource {
  * BERTH_API_KEY when set; otherwise the key kept in the data directory, made the first time
  * (readable by the owner only), so that clients keep working across restarts.
  */
-export async function resolveApiKey(configured: string | undefined, dataDir: string): Promise<ApiKeySource> {
+export async function resolveApiKey(
+  configured: string | undefined,
+  dataDir: string,
+): Promise<ApiKeySource> {
   if (configured) return { key: configured, origin: 'environment' };
   const file = join(dataDir, 'api-key');
   const kept = (await readFile(file, 'utf8').catch(() => '')).trim();

@@ -10,7 +10,10 @@ export interface DatabaseServer {
 }
 
 /** DATABASE_URL's server, or an embedded PostgreSQL in the data directory. */
-export async function openDatabaseServer(databaseUrl: string | undefined, dataDir: string): Promise<DatabaseServer> {
+export async function openDatabaseServer(
+  databaseUrl: string | undefined,
+  dataDir: string,
+): Promise<DatabaseServer> {
   if (databaseUrl) {
     return {
       configuredUrl: databaseUrl,

@@ -30,7 +30,9 @@ export class Supervisor {
     child.once('exit', (code, signal) => {
       this.children.delete(spec.name);
       if (!this.stopping) {
-        process.stderr.write(`[berth] ${spec.name} exited (${signal ?? code ?? 'unknown'}); stopping\n`);
+        process.stderr.write(
+          `[berth] ${spec.name} exited (${signal ?? code ?? 'unknown'}); stopping\n`,
+        );
         void this.stop(code ?? 1);
       }
     });
@@ -57,7 +59,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Waits until GET /ok answers, or the child dies, or the time is up. */
-export async function waitForOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitForOk(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url} exited before it was ready`);

@@ -1,4 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ValidationFailedError, type ValidationIssue } from './validation-failed.error.js';
 
 function issuesOf(errors: ValidationError[], path: (string | number)[]): ValidationIssue[] {
@@ -9,9 +9,31 @@ function issuesOf(errors: ValidationError[], path: (string | number)[]): Validat
   });
 }
 
+const LOCATION: Readonly<Record<ArgumentMetadata['type'], string>> = {
+  body: 'body',
+  query: 'query',
+  param: 'path',
+  custom: 'body',
+};
+
+/** Names where a failing value came from (body, query or path) as the first part of its `loc`. */
+class LocatedValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return (await super.transform(value, metadata)) as unknown;
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      const where = LOCATION[metadata.type];
+      throw new ValidationFailedError(
+        error.issues.map((issue) => ({ ...issue, loc: [where, ...issue.loc.slice(1)] })),
+      );
+    }
+  }
+}
+
 /** class-validator over request bodies and queries, failing with the HTTPValidationError shape. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new LocatedValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,

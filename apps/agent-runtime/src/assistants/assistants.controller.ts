@@ -18,6 +18,7 @@ import {
   UpdateAssistantDto,
 } from './assistants.dto.js';
 import { AssistantsService } from './assistants.service.js';
+import { IdPipe } from '../common/id.pipe.js';
 
 const now = (): string => new Date().toISOString();
 
@@ -45,13 +46,13 @@ export class AssistantsController {
   }
 
   @Get(':assistantId')
-  get(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
+  get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
     return this.assistants.get(assistantId);
   }
 
   @Patch(':assistantId')
   update(
-    @Param('assistantId') assistantId: string,
+    @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: UpdateAssistantDto,
   ): Promise<Record<string, unknown>> {
     return this.assistants.update(assistantId, body, now());
@@ -59,14 +60,14 @@ export class AssistantsController {
 
   @Delete(':assistantId')
   @HttpCode(204)
-  async delete(@Param('assistantId') assistantId: string): Promise<void> {
+  async delete(@Param('assistantId', IdPipe) assistantId: string): Promise<void> {
     await this.assistants.delete(assistantId, now());
   }
 
   @Post(':assistantId/latest')
   @HttpCode(200)
   setLatest(
-    @Param('assistantId') assistantId: string,
+    @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: SetLatestVersionDto,
   ): Promise<Record<string, unknown>> {
     return this.assistants.setLatest(assistantId, body.version, now());
@@ -75,7 +76,7 @@ export class AssistantsController {
   @Post(':assistantId/versions')
   @HttpCode(200)
   versions(
-    @Param('assistantId') assistantId: string,
+    @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: ListVersionsDto,
   ): Promise<Record<string, unknown>[]> {
     return this.assistants.versions(assistantId, body);

@@ -1,4 +1,5 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { toNormalizedId } from '../common/id.pipe.js';
 import {
   IsIn,
   IsInt,
@@ -17,6 +18,7 @@ export class CreateAssistantDto {
   graph_id!: string;
 
   @IsOptional()
+  @Transform(toNormalizedId)
   @IsUUID()
   assistant_id?: string;
 

@@ -124,7 +124,7 @@ export class EventCheckpointStorage {
     const serde = this.hooks.serde();
     const [storedCheckpoint, storedMetadata] = await Promise.all([
       encodeValue(serde, this.hooks.copyCheckpoint(checkpoint)),
-      encodeValue(serde, metadata),
+      encodeValue(serde, { ...runMetadataOf(config), ...metadata }),
     ]);
     const data: CheckpointSavedData = {
       checkpoint_ns: ns,
@@ -323,6 +323,27 @@ export function writeIndex(
     ? writesIdxMap[channel]
     : undefined;
   return typeof special === 'number' ? special : position;
+}
+
+/**
+ * What the run's config says about the run (its metadata and the public configurable values such
+ * as run_id, graph_id, assistant_id, user_id), kept with each checkpoint as the interface's state
+ * metadata shows it. Private (`__`), checkpoint, tracing (`ls_`) and task (`langgraph_`) keys, and non-scalar values, are
+ * left out.
+ */
+export function runMetadataOf(config: RunnableConfig): Record<string, unknown> {
+  const scalars = (source: unknown): [string, unknown][] =>
+    typeof source === 'object' && source !== null
+      ? Object.entries(source).filter(
+          ([key, value]) =>
+            !key.startsWith('__') &&
+            !key.startsWith('checkpoint_') &&
+            !key.startsWith('ls_') &&
+            !key.startsWith('langgraph_') &&
+            (value === null || ['string', 'number', 'boolean'].includes(typeof value)),
+        )
+      : [];
+  return Object.fromEntries([...scalars(config.metadata), ...scalars(config.configurable)]);
 }
 
 /** Every filter entry equals the metadata's value for that key (deeply, for objects and arrays). */

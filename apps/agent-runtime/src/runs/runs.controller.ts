@@ -17,6 +17,7 @@ import { badRequest } from '../common/domain-error.js';
 import { readRunStream, type StreamStart } from './run-stream-reader.js';
 import { CancelRunDto, CreateRunDto, ListRunsDto } from './runs.dto.js';
 import { RunsService, type CreatedRun } from './runs.service.js';
+import { IdPipe } from '../common/id.pipe.js';
 
 const HEARTBEAT_MS = 10_000;
 const now = (): string => new Date().toISOString();
@@ -45,7 +46,7 @@ export class RunsController {
   @Post('threads/:threadId/runs')
   @HttpCode(200)
   async create(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
@@ -67,7 +68,7 @@ export class RunsController {
 
   @Get('threads/:threadId/runs')
   list(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Query() query: ListRunsDto,
   ): Promise<Record<string, unknown>[]> {
     return this.runs.list(threadId, query);
@@ -75,14 +76,17 @@ export class RunsController {
 
   @Get('threads/:threadId/runs/:runId')
   get(
-    @Param('threadId') threadId: string,
-    @Param('runId') runId: string,
+    @Param('threadId', IdPipe) threadId: string,
+    @Param('runId', IdPipe) runId: string,
   ): Promise<Record<string, unknown>> {
     return this.runs.get(threadId, runId);
   }
 
   @Get('threads/:threadId/runs/:runId/join')
-  async join(@Param('threadId') threadId: string, @Param('runId') runId: string): Promise<unknown> {
+  async join(
+    @Param('threadId', IdPipe) threadId: string,
+    @Param('runId', IdPipe) runId: string,
+  ): Promise<unknown> {
     await this.runs.requireRunOfThread(threadId, runId);
     return this.runs.joinResult(await this.runs.waitForFinish(runId));
   }
@@ -90,7 +94,7 @@ export class RunsController {
   @Post('threads/:threadId/runs/wait')
   @HttpCode(200)
   async wait(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
@@ -112,8 +116,8 @@ export class RunsController {
 
   @Post('threads/:threadId/runs/:runId/cancel')
   async cancel(
-    @Param('threadId') threadId: string,
-    @Param('runId') runId: string,
+    @Param('threadId', IdPipe) threadId: string,
+    @Param('runId', IdPipe) runId: string,
     @Query() query: CancelRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
@@ -124,7 +128,7 @@ export class RunsController {
 
   @Post('threads/:threadId/runs/stream')
   async stream(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
@@ -140,8 +144,8 @@ export class RunsController {
 
   @Get('threads/:threadId/runs/:runId/stream')
   async joinStream(
-    @Param('threadId') threadId: string,
-    @Param('runId') runId: string,
+    @Param('threadId', IdPipe) threadId: string,
+    @Param('runId', IdPipe) runId: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {

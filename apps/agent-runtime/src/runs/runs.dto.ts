@@ -12,6 +12,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import { toNormalizedId } from '../common/id.pipe.js';
 import { PageDto } from '../assistants/assistants.dto.js';
 
 const STREAM_MODES = [
@@ -35,6 +36,7 @@ const isNodeList = (value: unknown): boolean =>
   value === '*' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
 
 export class CreateRunDto {
+  @Transform(toNormalizedId)
   @IsString()
   assistant_id!: string;
 

@@ -48,7 +48,7 @@ export class ThreadStateService {
       },
       { subgraphs },
     )) as StateSnapshotLike;
-    if (checkpointId && !snapshot.config?.configurable?.checkpoint_id) {
+    if (checkpointId && snapshot.createdAt === undefined) {
       throw notFound(`Checkpoint ${checkpointId} not found`);
     }
     return threadStateResource(snapshot);

@@ -25,7 +25,7 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
     case 'ThreadCreated':
       return { exists: true, metadata: event.data.metadata };
     case 'ThreadMetadataUpdated':
-      return { ...state, metadata: event.data.metadata };
+      return { ...state, metadata: { ...state.metadata, ...event.data.metadata } };
     case 'ThreadDeleted':
       return initialThreadState;
   }
@@ -53,7 +53,7 @@ function decide(command: ThreadCommand, state: ThreadState): ThreadEvent[] {
       return [
         {
           type: 'ThreadMetadataUpdated',
-          data: { metadata: { ...state.metadata, ...command.metadata }, updated_at: command.now },
+          data: { metadata: command.metadata, updated_at: command.now },
         },
       ];
     case 'delete':

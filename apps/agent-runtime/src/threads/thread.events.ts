@@ -7,6 +7,7 @@ export type ThreadEvent =
     }
   | {
       readonly type: 'ThreadMetadataUpdated';
+      /** The keys set by the update, merged into the thread's metadata. */
       readonly data: { metadata: JsonObject; updated_at: string };
     }
   | { readonly type: 'ThreadDeleted'; readonly data: { thread_id: string; deleted_at: string } };

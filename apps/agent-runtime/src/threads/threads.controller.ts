@@ -10,7 +10,7 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { uuidv7 } from '#libs/event-store';
+import { uuidv7, type JsonObject } from '#libs/event-store';
 import { ThreadStateService } from './thread-state.service.js';
 import {
   CreateThreadDto,
@@ -21,8 +21,16 @@ import {
   UpdateThreadDto,
 } from './threads.dto.js';
 import { ThreadsService } from './threads.service.js';
+import { IdPipe } from '../common/id.pipe.js';
 
 const now = (): string => new Date().toISOString();
+
+/** `before` as a checkpoint id, a config with `configurable`, or the checkpoint's fields. */
+function beforeConfig(before: HistoryDto['before']): JsonObject | undefined {
+  if (before === undefined) return undefined;
+  if (typeof before === 'string') return { configurable: { checkpoint_id: before } };
+  return 'configurable' in before ? before : { configurable: before };
+}
 
 @Controller('threads')
 export class ThreadsController {
@@ -49,13 +57,13 @@ export class ThreadsController {
   }
 
   @Get(':threadId')
-  get(@Param('threadId') threadId: string): Promise<Record<string, unknown>> {
+  get(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
     return this.threads.get(threadId);
   }
 
   @Patch(':threadId')
   update(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadDto,
   ): Promise<Record<string, unknown>> {
     return this.threads.updateMetadata(threadId, body.metadata ?? {}, now());
@@ -63,13 +71,13 @@ export class ThreadsController {
 
   @Delete(':threadId')
   @HttpCode(204)
-  async delete(@Param('threadId') threadId: string): Promise<void> {
+  async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
     await this.threads.delete(threadId, now());
   }
 
   @Get(':threadId/state')
   async latestState(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Query() query: StateQueryDto,
   ): Promise<unknown> {
     return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
@@ -77,7 +85,7 @@ export class ThreadsController {
 
   @Get(':threadId/state/:checkpointId')
   async stateAt(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Param('checkpointId') checkpointId: string,
     @Query() query: StateQueryDto,
   ): Promise<unknown> {
@@ -90,7 +98,7 @@ export class ThreadsController {
 
   @Get(':threadId/history')
   async history(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Query() query: HistoryQueryDto,
   ): Promise<unknown[]> {
     return this.state.history(await this.threads.row(threadId), {
@@ -102,12 +110,12 @@ export class ThreadsController {
   @Post(':threadId/history')
   @HttpCode(200)
   async historyPost(
-    @Param('threadId') threadId: string,
+    @Param('threadId', IdPipe) threadId: string,
     @Body() body: HistoryDto,
   ): Promise<unknown[]> {
     return this.state.history(await this.threads.row(threadId), {
       limit: body.limit ?? 10,
-      before: body.before ? { configurable: body.before } : undefined,
+      before: beforeConfig(body.before),
       filter: body.metadata,
       checkpoint: body.checkpoint,
     });

@@ -1,4 +1,5 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
+import { toNormalizedId } from '../common/id.pipe.js';
 import {
   IsArray,
   IsBoolean,
@@ -10,12 +11,14 @@ import {
   IsUUID,
   Max,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
 import { PageDto } from '../assistants/assistants.dto.js';
 
 export class CreateThreadDto {
   @IsOptional()
+  @Transform(toNormalizedId)
   @IsUUID()
   thread_id?: string;
 
@@ -70,8 +73,9 @@ export class HistoryDto {
   limit?: number;
 
   @IsOptional()
+  @ValidateIf((_, value) => typeof value !== 'string')
   @IsObject()
-  before?: JsonObject;
+  before?: JsonObject | string;
 
   @IsOptional()
   @IsObject()

@@ -55,7 +55,7 @@ export function evolveThreadRow(
       return (
         row && {
           ...row,
-          metadata: event.data.metadata,
+          metadata: { ...row.metadata, ...event.data.metadata },
           updated_at: new Date(event.data.updated_at),
         }
       );

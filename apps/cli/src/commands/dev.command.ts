@@ -23,7 +23,10 @@ data directory.`;
 
 /** A database name from the application directory's name. */
 function databaseNameFor(dir: string): string {
-  const slug = basename(dir).toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return `berth_app_${slug || 'default'}`.slice(0, 60);
 }
 
@@ -42,10 +45,12 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
     console.log(DEV_HELP);
     return;
   }
-  if (positionals.length > 1) throw new UsageError(`berth dev takes one directory, got ${positionals.join(' ')}`);
+  if (positionals.length > 1)
+    throw new UsageError(`berth dev takes one directory, got ${positionals.join(' ')}`);
   const dir = resolve(positionals[0] ?? '.');
   const configFile = resolve(values.config ?? resolve(dir, 'langgraph.json'));
-  if (!existsSync(configFile)) throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
+  if (!existsSync(configFile))
+    throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
   const port = values.port ?? env.runtimePort ?? '8123';
   const host = values.host ?? env.host ?? '127.0.0.1';
 

@@ -13,7 +13,10 @@ embedded PostgreSQL in BERTH_DATA_DIR (default ./.berth) or on DATABASE_URL. Pri
 the API key (BERTH_API_KEY, or one generated and kept in the data directory).`;
 
 export async function up(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values } = parseArgs({ args: [...args], options: { help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: [...args],
+    options: { help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(UP_HELP);
     return;
@@ -27,7 +30,12 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const stop = (): void => void supervisor.stop().finally(() => server.stop());
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const shared = { ...process.env, BERTH_API_KEY: apiKey.key, BERTH_HOST: host, EVENTSTORE_URL: env.eventStoreUrl };
+  const shared = {
+    ...process.env,
+    BERTH_API_KEY: apiKey.key,
+    BERTH_HOST: host,
+    EVENTSTORE_URL: env.eventStoreUrl,
+  };
   const controlPlane = supervisor.start({
     name: 'control-plane',
     script: CONTROL_PLANE_SCRIPT,
@@ -49,7 +57,10 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   });
   const controlPlaneUrl = `http://${host}:${controlPlanePort}`;
   const runtimeUrl = `http://${host}:${runtimePort}`;
-  await Promise.all([waitForOk(controlPlaneUrl, controlPlane, 120_000), waitForOk(runtimeUrl, runtime, 120_000)]);
+  await Promise.all([
+    waitForOk(controlPlaneUrl, controlPlane, 120_000),
+    waitForOk(runtimeUrl, runtime, 120_000),
+  ]);
   console.log(`\n  Berth is up.`);
   console.log(`  Control plane:            ${controlPlaneUrl}`);
   console.log(`  Example agent runtime:    ${runtimeUrl}  (graphs from ${EXAMPLE_GRAPH_CONFIG})`);
