@@ -43,7 +43,8 @@ async function main(): Promise<void> {
       queue,
       signals,
     }),
-    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+    // Closing cuts open streams: their clients resume with Last-Event-ID on another replica.
+    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),
     { logger: ['error', 'warn'] },
   );
   app.useGlobalFilters(new ProblemFilter());
@@ -87,8 +88,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
-    await app.close();
+    // Runs first: they go back to the queue at once instead of holding the shutdown.
     await workers?.stop();
+    await app.close();
     await application.close();
     await persistence.close();
     process.exit(0);
