@@ -18,6 +18,7 @@ import {
   streamGraphRun,
   toLibraryStreamModes,
   type GraphCommand,
+  STREAM_MODES,
   type GraphRunRequest,
   type StreamMode,
   type StreamedEvent,
@@ -569,17 +570,7 @@ interface ReferenceSerde {
 }
 
 describeWithReference('streamGraphRun against the reference streamState', () => {
-  const ALL_MODES: StreamMode[] = [
-    'values',
-    'updates',
-    'messages',
-    'messages-tuple',
-    'debug',
-    'custom',
-    'events',
-    'tasks',
-    'checkpoints',
-  ];
+  const ALL_MODES: readonly StreamMode[] = STREAM_MODES;
 
   /** Masks ids and timestamps consistently (first seen id is <0>, ...) and drops graph_node. */
   function normalize(lines: readonly string[]): string[] {

@@ -20,16 +20,20 @@ import {
 import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
 import { isRecord, toWireJson, withoutKey } from './wire-json.js';
 
-export type StreamMode =
-  | 'values'
-  | 'updates'
-  | 'messages'
-  | 'messages-tuple'
-  | 'debug'
-  | 'custom'
-  | 'events'
-  | 'tasks'
-  | 'checkpoints';
+/** The stream modes a run may ask for. */
+export const STREAM_MODES = [
+  'values',
+  'updates',
+  'messages',
+  'messages-tuple',
+  'debug',
+  'custom',
+  'events',
+  'tasks',
+  'checkpoints',
+] as const;
+
+export type StreamMode = (typeof STREAM_MODES)[number];
 
 export interface StreamedEvent {
   readonly event: string;

@@ -13,21 +13,8 @@ import {
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toNormalizedId } from '../common/id.pipe.js';
+import { STREAM_MODES, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../assistants/assistants.dto.js';
-
-const STREAM_MODES = [
-  'values',
-  'updates',
-  'messages',
-  'messages-tuple',
-  'debug',
-  'custom',
-  'events',
-  'tasks',
-  'checkpoints',
-] as const;
-
-export type StreamModeName = (typeof STREAM_MODES)[number];
 
 const asList = ({ value }: { value: unknown }): unknown =>
   value === undefined || value === null || Array.isArray(value) ? value : [value];
@@ -62,7 +49,7 @@ export class CreateRunDto {
   @IsOptional()
   @Transform(asList)
   @IsIn(STREAM_MODES, { each: true })
-  stream_mode?: StreamModeName[];
+  stream_mode?: StreamMode[];
 
   @IsOptional()
   @IsBoolean()
