@@ -197,7 +197,8 @@ describe('EventCheckpointSaver', () => {
     expect(latest).toEqual({
       config: config('t', third),
       checkpoint: expect.objectContaining({ id: third, channel_values: { count: 2 } }) as unknown,
-      metadata: metadata(2),
+      // The run's public config values (here the thread id) are kept with the checkpoint.
+      metadata: metadata(2, { thread_id: 't' }),
       parentConfig: config('t', second),
       pendingWrites: [
         ['task-a', '__interrupt__', [{ value: 'ask' }]],
