@@ -181,6 +181,38 @@ describe('projection runner', () => {
     }
   });
 
+  it('passes events it ignores without writing, and reads them again harmlessly after a restart', async () => {
+    const prefix = `skip-${randomUUID()}-`;
+    const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));
+    runner.start();
+    try {
+      const counted = await store.append(`${prefix}a`, [anEvent('Counted', { n: 1 })]);
+      await runner.waitUntilPast(counted.logPosition, 5_000);
+      const ignored = await store.append(`elsewhere-${randomUUID()}`, [
+        anEvent('Counted', { n: 100 }),
+      ]);
+      await runner.waitUntilPast(ignored.logPosition, 5_000);
+
+      const [stored] = await dataSource.query<
+        { commit_position: string; prepare_position: string }[]
+      >(
+        `select commit_position, prepare_position from projection_checkpoints where name = 'tally_live'`,
+      );
+      expect(stored && BigInt(stored.prepare_position)).toBe(counted.logPosition.prepare);
+    } finally {
+      await runner.stop();
+    }
+    const restarted = new ProjectionRunner(
+      store,
+      dataSource,
+      tallyProjection('tally_live', prefix),
+    );
+    await restarted.catchUp();
+    expect((await rowsOf('tally_live')).filter((row) => row.stream_id.startsWith(prefix))).toEqual([
+      { stream_id: `${prefix}a`, events: 1, total: 1, last_type: 'Counted' },
+    ]);
+  });
+
   it('gives up waiting for a read model after the bound it was given', async () => {
     const prefix = `stalled-${randomUUID()}-`;
     const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));

@@ -8,7 +8,7 @@ const BERTH_RUN_EVENTS = '1f0b6a52-6c4e-4d7e-9a35-5d0c8f7e2b11';
  */
 export function runEventId(
   runId: string,
-  what: 'created' | 'cancelled-while-pending' | `finished-${number}`,
+  what: 'created' | 'metadata-1' | 'cancelled-while-pending' | `finished-${number}`,
 ): string {
   return uuid5(`${runId}:${what}`, BERTH_RUN_EVENTS);
 }

@@ -54,8 +54,12 @@ export class RunExecutor {
 
   async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
     const run = claimed.payload;
-    await ensureRunCreated(this.store, run);
-    const progress = await runProgress(this.store, run.run_id);
+    let progress = await runProgress(this.store, run.run_id);
+    if (progress.position === -1) {
+      // The process that queued the run died before it recorded it.
+      await ensureRunCreated(this.store, run);
+      progress = await runProgress(this.store, run.run_id);
+    }
     const writer = new RunStepWriter(this.store, run.run_id, progress.position, progress.nextSeq);
     const stop = new AbortController();
     const halt = (reason: StopReason): void => {
@@ -110,7 +114,8 @@ export class RunExecutor {
         },
       },
     ]);
-    await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
+    // Attempt 1's metadata came with RunCreated; a retry announces itself.
+    if (claimed.attempt > 1) await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
     if (claimed.cancelAction) return { status: 'interrupted', error: null };
     if (claimed.attempt > this.options.maxAttempts) {
       const error = {

@@ -3,15 +3,26 @@ import { runEventId } from './run-event-ids.js';
 import { runStream, type RunCreatedData } from './run.events.js';
 
 /**
- * Appends `RunCreated` once: the API does it after queueing the run, and a worker does it again
- * in case that process died in between. The fixed event id makes the second a no-op.
+ * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client
+ * streaming the run has its first event as soon as the run exists. The API does it after queueing
+ * the run, and a worker does it again in case that process died in between: the fixed event ids
+ * make the second a no-op.
  */
 export async function ensureRunCreated(store: EventStore, data: RunCreatedData): Promise<void> {
   const eventId = runEventId(data.run_id, 'created');
   try {
-    await store.append(runStream(data.run_id), [{ eventId, type: 'RunCreated', data }], {
-      expectedPosition: 'no_stream',
-    });
+    await store.append(
+      runStream(data.run_id),
+      [
+        { eventId, type: 'RunCreated', data },
+        {
+          eventId: runEventId(data.run_id, 'metadata-1'),
+          type: 'RunStepEmitted',
+          data: { seq: 0, event: 'metadata', data: { run_id: data.run_id, attempt: 1 } },
+        },
+      ],
+      { expectedPosition: 'no_stream' },
+    );
   } catch (error) {
     const [first] = await store.readStream(runStream(data.run_id), { maxCount: 1 });
     if (first?.eventId !== eventId) throw error;

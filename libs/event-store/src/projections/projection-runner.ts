@@ -28,7 +28,10 @@ const MAX_RETRY_DELAY_MS = 5_000;
  * and a runner that finds it moved by another starts again from there.
  */
 export class ProjectionRunner<Row extends ObjectLiteral> {
+  /** How far this runner has read the log. */
   private cursor: LogPosition = LOG_START;
+  /** The checkpoint as this runner last read or wrote it. */
+  private persisted: LogPosition = LOG_START;
   private readonly progress = new EventEmitter();
   private running: Promise<void> | undefined;
   private stopping = false;
@@ -65,7 +68,12 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
 
   /** Applies everything in the log now, then returns the number of events read. */
   async catchUp(): Promise<number> {
-    this.cursor = await this.loadCheckpoint();
+    this.persisted = await this.loadCheckpoint();
+    this.cursor = this.persisted;
+    return this.drain();
+  }
+
+  private async drain(): Promise<number> {
     let read = 0;
     for (;;) {
       const batch = await this.store.readLog({ after: this.cursor, maxCount: this.batchSize });
@@ -109,14 +117,18 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
 
   private async follow(): Promise<void> {
     let retryDelay = 100;
+    let resync = true;
     while (!this.stopping) {
       try {
-        await this.catchUp();
+        if (resync) await this.catchUp();
+        else await this.drain();
+        resync = false;
         await this.waitForAppend();
         retryDelay = 100;
       } catch (error) {
         if (this.isStopping()) return;
         this.options.onError?.(error, this.projection.name);
+        resync = true;
         await new Promise((resolve) => setTimeout(resolve, retryDelay));
         retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY_MS);
       }
@@ -147,19 +159,29 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     });
   }
 
+  /**
+   * A batch with nothing for this read model only moves the cursor: the checkpoint is written with
+   * the next rows, and a restart reads those events again to no effect.
+   */
   private async apply(batch: RecordedEvent[]): Promise<void> {
     const last = batch.at(-1)?.logPosition;
     if (!last) return;
-    const { name } = this.projection;
-    const applied = await this.dataSource.transaction(async (manager) => {
-      const stored = await projectionCheckpoints.read(manager, name, true);
-      if (compareLogPositions(stored, this.cursor) !== 0) return stored;
-      await this.writeRows(manager, batch);
-      await projectionCheckpoints.write(manager, name, last);
-      return last;
-    });
-    this.cursor = applied;
-    this.progress.emit('progress', applied);
+    if (batch.some((event) => this.projection.keyOf(event) !== undefined)) {
+      const { name } = this.projection;
+      const applied = await this.dataSource.transaction(async (manager) => {
+        const stored = await projectionCheckpoints.read(manager, name, true);
+        // Moved by another runner of this projection, or by a rebuild: continue from there.
+        if (compareLogPositions(stored, this.persisted) !== 0) return stored;
+        await this.writeRows(manager, batch);
+        await projectionCheckpoints.write(manager, name, last);
+        return last;
+      });
+      this.persisted = applied;
+      this.cursor = applied;
+    } else {
+      this.cursor = last;
+    }
+    this.progress.emit('progress', this.cursor);
   }
 
   private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<void> {
