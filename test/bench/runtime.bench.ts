@@ -1,0 +1,707 @@
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import {
+  EXAMPLE_GRAPH_CONFIG,
+  startRuntime,
+  type RuntimeProcess,
+} from '../support/runtime-process.js';
+import {
+  millis,
+  openBenchDatabase,
+  percentile,
+  rate,
+  ratio,
+  type BenchDatabase,
+  type Row,
+} from './bench-support.js';
+import { startReferenceServer, type ReferenceServer } from './reference-server.js';
+
+/** Scales every sequential phase; the default keeps the whole run within about three minutes. */
+const ITERATIONS = Math.max(10, Number(process.env.BENCH_ITERATIONS ?? 80));
+const STREAM_ITERATIONS = Math.max(10, Math.round(ITERATIONS / 2));
+const WARM_UP = Math.max(3, Math.round(ITERATIONS / 20));
+const PARALLEL_THREADS = 20;
+const RUNS_PER_THREAD = 5;
+const LONG_STREAM_STEPS = 10_000;
+/** The resume starts after the 5,000th event of the long stream. */
+const RESUME_AFTER_EVENT = 5_000;
+const RESUME_REPEATS = 3;
+const REQUEST_TIMEOUT_MS = 30_000;
+const LONG_STREAM_TIMEOUT_MS = 120_000;
+const RESUME_TIMEOUT_MS = 60_000;
+/** The whole benchmark gives up after this, stopping both servers. */
+const BENCH_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+const SERVER_STOP_TIMEOUT_MS = 15_000;
+/** The pause after the reference's turn in a phase. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5_000);
+
+const APP_DIR = resolve('examples/agent');
+const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
+/** Aborted by the watchdog: every request listens to it. */
+const everything = new AbortController();
+
+interface Target {
+  readonly name: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function deadline(timeoutMs: number): AbortSignal {
+  return AbortSignal.any([everything.signal, AbortSignal.timeout(timeoutMs)]);
+}
+
+function post(target: Target, path: string, body: unknown, timeoutMs = REQUEST_TIMEOUT_MS) {
+  return fetch(`${target.url}${path}`, {
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: deadline(timeoutMs),
+  });
+}
+
+async function json(response: Response, what: string): Promise<unknown> {
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new HttpError(response.status, `${what}: HTTP ${response.status} ${text.slice(0, 300)}`);
+  }
+  return response.json();
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function stringField(value: unknown, key: string, what: string): string {
+  const found = field(value, key);
+  if (typeof found !== 'string') throw new Error(`${what}: no ${key} in ${JSON.stringify(value)}`);
+  return found;
+}
+
+async function createThread(target: Target): Promise<string> {
+  const thread = await json(await post(target, '/threads', {}), `${target.name} POST /threads`);
+  return stringField(thread, 'thread_id', `${target.name} POST /threads`);
+}
+
+/** The agent's answer to QUESTION: the human message, the tool call, its result, the answer. */
+function checkAnswer(target: Target, values: unknown): void {
+  const messages = field(values, 'messages');
+  const last: unknown = Array.isArray(messages) ? messages.at(-1) : undefined;
+  const content = field(last, 'content');
+  if (
+    !Array.isArray(messages) ||
+    messages.length !== 4 ||
+    typeof content !== 'string' ||
+    !content.includes('Oslo')
+  ) {
+    throw new Error(
+      `${target.name}: unexpected run result ${JSON.stringify(values).slice(0, 500)}`,
+    );
+  }
+}
+
+interface SseTally {
+  events: number;
+  readonly names: Map<string, number>;
+  readonly ids: (string | undefined)[];
+  readonly errors: string[];
+}
+
+interface StreamResult {
+  readonly status: number;
+  readonly headers: Headers;
+  /** From sending the request to the first chunk of the body. */
+  readonly firstByteMs: number;
+  /** From sending the request to the end of the body. */
+  readonly totalMs: number;
+  readonly tally: SseTally;
+}
+
+/** Sends a request and reads its SSE body to the end, counting events (and keeping their ids). */
+async function timeStream(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  options: { keepIds: boolean; timeoutMs: number },
+): Promise<StreamResult> {
+  const started = performance.now();
+  const response = await fetch(url, { ...init, signal: deadline(options.timeoutMs) });
+  const tally: SseTally = { events: 0, names: new Map(), ids: [], errors: [] };
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '');
+    if (text) tally.errors.push(text.slice(0, 300));
+    const elapsed = performance.now() - started;
+    return {
+      status: response.status,
+      headers: response.headers,
+      firstByteMs: elapsed,
+      totalMs: elapsed,
+      tally,
+    };
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let firstByteMs = Number.NaN;
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (Number.isNaN(firstByteMs)) firstByteMs = performance.now() - started;
+      buffer += value.includes('\r') ? value.replace(/\r\n?/g, '\n') : value;
+      let blank = buffer.indexOf('\n\n');
+      while (blank !== -1) {
+        countBlock(buffer.slice(0, blank), tally, options.keepIds);
+        buffer = buffer.slice(blank + 2);
+        blank = buffer.indexOf('\n\n');
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  if (buffer.trim()) countBlock(buffer, tally, options.keepIds);
+  return {
+    status: response.status,
+    headers: response.headers,
+    firstByteMs,
+    totalMs: performance.now() - started,
+    tally,
+  };
+}
+
+function countBlock(block: string, tally: SseTally, keepIds: boolean): void {
+  let name: string | undefined;
+  let id: string | undefined;
+  let data = '';
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('id:')) id = line.slice(3).trim();
+    else if (line.startsWith('data:') && name === 'error') data += line.slice(5).trim();
+  }
+  if (name === undefined) return;
+  tally.events += 1;
+  tally.names.set(name, (tally.names.get(name) ?? 0) + 1);
+  if (keepIds) tally.ids.push(id);
+  if (name === 'error') tally.errors.push(data.slice(0, 300));
+}
+
+/** 1. POST /threads/{id}/runs then GET .../join, on a fresh thread: one sample. */
+async function createAndJoin(target: Target): Promise<number> {
+  const threadId = await createThread(target);
+  const started = performance.now();
+  const run = await json(
+    await post(target, `/threads/${threadId}/runs`, { assistant_id: 'agent', input: QUESTION }),
+    `${target.name} POST /threads/{id}/runs`,
+  );
+  const runId = stringField(run, 'run_id', `${target.name} POST /threads/{id}/runs`);
+  const joined = await json(
+    await fetch(`${target.url}/threads/${threadId}/runs/${runId}/join`, {
+      headers: target.headers,
+      signal: deadline(REQUEST_TIMEOUT_MS),
+    }),
+    `${target.name} GET /threads/{id}/runs/{run}/join`,
+  );
+  const elapsed = performance.now() - started;
+  checkAnswer(target, joined);
+  return elapsed;
+}
+
+interface StreamSample {
+  readonly firstByte: number;
+  readonly total: number;
+  readonly events: number;
+}
+
+/** 2 and 3. POST /threads/{id}/runs/stream (values + messages-tuple), read to the end. */
+async function streamedRun(target: Target): Promise<StreamSample> {
+  const threadId = await createThread(target);
+  const result = await timeStream(
+    `${target.url}/threads/${threadId}/runs/stream`,
+    {
+      method: 'POST',
+      headers: { ...target.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        assistant_id: 'agent',
+        input: QUESTION,
+        stream_mode: ['values', 'messages-tuple'],
+      }),
+    },
+    { keepIds: false, timeoutMs: REQUEST_TIMEOUT_MS },
+  );
+  const { tally } = result;
+  if (
+    result.status !== 200 ||
+    tally.errors.length > 0 ||
+    !tally.names.has('values') ||
+    !tally.names.has('messages')
+  ) {
+    throw new Error(
+      `${target.name}: streamed run gave HTTP ${result.status}, events ${JSON.stringify([...tally.names])}, ` +
+        `errors ${JSON.stringify(tally.errors)}`,
+    );
+  }
+  return { firstByte: result.firstByteMs, total: result.totalMs, events: tally.events };
+}
+
+/**
+ * Takes the samples of a sequential measure in turns, one from Berth then one from the
+ * reference, so that whatever else the machine does hits both alike.
+ */
+async function interleaved<T>(
+  label: string,
+  targets: readonly [Target, Target],
+  iterations: number,
+  sample: (target: Target) => Promise<T>,
+): Promise<[T[], T[]]> {
+  const started = performance.now();
+  const berth: T[] = [];
+  const peer: T[] = [];
+  for (let i = 0; i < iterations; i += 1) {
+    berth.push(await sample(targets[0]));
+    peer.push(await sample(targets[1]));
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`  ${label}: ${iterations} samples from each, interleaved, in ${seconds} s`);
+  return [berth, peer];
+}
+
+/** 4. 20 threads in parallel, each with 5 runs one after the other (POST .../runs/wait). */
+async function parallelRuns(target: Target): Promise<number> {
+  const threads = await Promise.all(
+    Array.from({ length: PARALLEL_THREADS }, () => createThread(target)),
+  );
+  const started = performance.now();
+  await Promise.all(
+    threads.map(async (threadId) => {
+      for (let i = 0; i < RUNS_PER_THREAD; i += 1) {
+        const values = await json(
+          await post(target, `/threads/${threadId}/runs/wait`, {
+            assistant_id: 'agent',
+            input: QUESTION,
+          }),
+          `${target.name} POST /threads/{id}/runs/wait`,
+        );
+        const messages = field(values, 'messages');
+        // Each run adds its 4 messages to the thread's.
+        if (!Array.isArray(messages) || messages.length !== 4 * (i + 1)) {
+          throw new Error(
+            `${target.name}: unexpected wait result ${JSON.stringify(values).slice(0, 300)}`,
+          );
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return (PARALLEL_THREADS * RUNS_PER_THREAD) / seconds;
+}
+
+interface ResumeOutcome {
+  /** The live stream of the whole run. */
+  readonly live: StreamResult;
+  readonly runId: string;
+  /** Each resume from the middle, or why there was none. */
+  readonly resumes: StreamResult[];
+  readonly failure: string | undefined;
+}
+
+/** 5. custom {steps: 10000} streamed to its end, then resumed from its 5,000th event. */
+async function resumeLongStream(target: Target): Promise<ResumeOutcome> {
+  const threadId = await createThread(target);
+  const live = await timeStream(
+    `${target.url}/threads/${threadId}/runs/stream`,
+    {
+      method: 'POST',
+      headers: { ...target.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        assistant_id: 'custom',
+        input: { steps: LONG_STREAM_STEPS },
+        stream_mode: ['custom'],
+        // The reference keeps a run's events for a later reader only when asked to.
+        stream_resumable: true,
+      }),
+    },
+    { keepIds: true, timeoutMs: LONG_STREAM_TIMEOUT_MS },
+  );
+  const location = live.headers.get('content-location') ?? '';
+  const runId = location.split('/').at(-1) ?? '';
+  if (live.status !== 200 || !runId || live.tally.errors.length > 0) {
+    throw new Error(
+      `${target.name}: the ${LONG_STREAM_STEPS}-step run gave HTTP ${live.status}, ` +
+        `content-location "${location}", errors ${JSON.stringify(live.tally.errors)}`,
+    );
+  }
+  if (live.tally.events < LONG_STREAM_STEPS) {
+    throw new Error(`${target.name}: the long run streamed only ${live.tally.events} events`);
+  }
+  const lastEventId = live.tally.ids[RESUME_AFTER_EVENT - 1];
+  if (lastEventId === undefined) {
+    return { live, runId, resumes: [], failure: `event ${RESUME_AFTER_EVENT} has no id` };
+  }
+  const resumes: StreamResult[] = [];
+  for (let i = 0; i < RESUME_REPEATS; i += 1) {
+    let resumed: StreamResult;
+    try {
+      resumed = await timeStream(
+        `${target.url}/threads/${threadId}/runs/${runId}/stream`,
+        { method: 'GET', headers: { ...target.headers, 'last-event-id': lastEventId } },
+        { keepIds: false, timeoutMs: RESUME_TIMEOUT_MS },
+      );
+    } catch (error) {
+      return {
+        live,
+        runId,
+        resumes,
+        failure: error instanceof Error ? error.message : String(error),
+      };
+    }
+    if (resumed.status !== 200) {
+      return { live, runId, resumes, failure: `HTTP ${resumed.status}` };
+    }
+    if (resumed.tally.events === 0) {
+      return { live, runId, resumes, failure: 'no events' };
+    }
+    resumes.push(resumed);
+  }
+  return { live, runId, resumes, failure: undefined };
+}
+
+async function durableSteps(database: BenchDatabase, runId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>(
+      `select count(*)::int as count from es_events where stream_id = $1 and event_type = 'RunStepEmitted'`,
+      [`run-${runId}`],
+    );
+    return rows[0]?.count ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Peer over Berth for times, Berth over peer for rates: above 1 means Berth is better. */
+function speedUp(berth: number, peer: number, lowerIsBetter: boolean): string {
+  return lowerIsBetter ? ratio(peer, berth) : ratio(berth, peer);
+}
+
+function latencyRows(
+  metric: string,
+  berth: readonly number[],
+  peer: readonly number[],
+  ps: readonly number[],
+): Row[] {
+  return ps.map((p) => {
+    const b = percentile(berth, p);
+    const r = percentile(peer, p);
+    return {
+      metric: `${metric} p${p}`,
+      berth: millis(b),
+      peer: millis(r),
+      ratio: speedUp(b, r, true),
+    };
+  });
+}
+
+function resumeRow(berth: ResumeOutcome, peer: ResumeOutcome): Row[] {
+  const time = (outcome: ResumeOutcome): number =>
+    percentile(
+      outcome.resumes.map((r) => r.totalMs),
+      50,
+    );
+  const shown = (outcome: ResumeOutcome): string =>
+    outcome.failure !== undefined && outcome.resumes.length === 0
+      ? outcome.failure
+      : millis(time(outcome));
+  const events = (outcome: ResumeOutcome): string =>
+    outcome.resumes.length === 0
+      ? '-'
+      : outcome.resumes.map((r) => count(r.tally.events)).join('/');
+  const comparable = berth.resumes.length > 0 && peer.resumes.length > 0;
+  return [
+    {
+      metric: `${count(LONG_STREAM_STEPS)}-step run streamed live, to its end (${count(berth.live.tally.events)} / ${count(peer.live.tally.events)} events)`,
+      berth: millis(berth.live.totalMs),
+      peer: millis(peer.live.totalMs),
+      ratio: speedUp(berth.live.totalMs, peer.live.totalMs, true),
+    },
+    {
+      metric: `resume after event ${count(RESUME_AFTER_EVENT)} of the ended run, to the end p50`,
+      berth: shown(berth),
+      peer: shown(peer),
+      ratio: comparable ? speedUp(time(berth), time(peer), true) : '-',
+    },
+    {
+      metric: `  events received by each of ${RESUME_REPEATS} resumes`,
+      berth: events(berth),
+      peer: events(peer),
+      ratio: '',
+    },
+  ];
+}
+
+function printComparison(title: string, peerName: string, rows: readonly Row[]): void {
+  const header: Row = { metric: 'metric', berth: 'berth', peer: peerName, ratio: 'ratio' };
+  const all = [header, ...rows];
+  const width = (key: keyof Row): number => Math.max(...all.map((row) => row[key].length));
+  const line = (row: Row): string =>
+    [
+      row.metric.padEnd(width('metric')),
+      row.berth.padStart(width('berth')),
+      row.peer.padStart(width('peer')),
+      row.ratio.padStart(width('ratio')),
+    ].join('   ');
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log('-'.repeat(line(header).length));
+  for (const row of rows) console.log(line(row));
+}
+
+async function eachTarget<T>(
+  label: string,
+  targets: readonly [Target, Target],
+  measure: (target: Target) => Promise<T>,
+  settleAfter = true,
+): Promise<[T, T]> {
+  const results: T[] = [];
+  for (const target of targets) {
+    const started = performance.now();
+    results.push(await measure(target));
+    console.log(
+      `  ${label}: ${target.name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    // The reference writes its whole store to disk 3 s after its last request: that must not
+    // fall into Berth's next turn.
+    if (settleAfter && target === targets[1]) await settle();
+  }
+  if (results.length !== 2) throw new Error(`${label}: missing result`);
+  return results as [T, T];
+}
+
+async function warmUp(target: Target): Promise<void> {
+  for (let i = 0; i < WARM_UP; i += 1) {
+    await createAndJoin(target);
+    await streamedRun(target);
+  }
+  const threadId = await createThread(target);
+  await json(
+    await post(target, `/threads/${threadId}/runs/wait`, {
+      assistant_id: 'custom',
+      input: { steps: 100 },
+    }),
+    `${target.name} warm-up of custom`,
+  );
+}
+
+function streamSamples(samples: readonly StreamSample[]): {
+  firstByte: number[];
+  total: number[];
+  events: number;
+} {
+  return {
+    firstByte: samples.map((sample) => sample.firstByte),
+    total: samples.map((sample) => sample.total),
+    events: samples.at(-1)?.events ?? 0,
+  };
+}
+
+function settle(): Promise<void> {
+  return new Promise((done) => setTimeout(done, SETTLE_MS));
+}
+
+function load(): string {
+  return `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+}
+
+function errorLines(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => /\berror\b|exception|unhandled/i.test(line))
+    .slice(0, 10);
+}
+
+async function stopRuntime(runtime: RuntimeProcess): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<boolean>((done) => {
+    timer = setTimeout(() => {
+      done(false);
+    }, SERVER_STOP_TIMEOUT_MS);
+  });
+  const stopped = await Promise.race([runtime.stop().then(() => true), gaveUp]);
+  clearTimeout(timer);
+  if (!stopped) {
+    console.error(`The Berth runtime did not stop within ${SERVER_STOP_TIMEOUT_MS} ms: killed`);
+    await runtime.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    console.error(`The benchmark took longer than ${BENCH_TIMEOUT_MS} ms: aborting`);
+    everything.abort(new Error('benchmark timeout'));
+    setTimeout(() => process.exit(1), SERVER_STOP_TIMEOUT_MS * 2).unref();
+  }, BENCH_TIMEOUT_MS);
+  watchdog.unref();
+  let database: BenchDatabase | undefined;
+  let runtime: RuntimeProcess | undefined;
+  let reference: ReferenceServer | undefined;
+  // Interrupted: the embedded PostgreSQL's own signal hook may end this process before the
+  // orderly shutdown below is through, so both servers get their signal here and now.
+  const interrupt = (signal: NodeJS.Signals): void => {
+    console.error(`${signal}: stopping the servers`);
+    everything.abort(new Error(signal));
+    void runtime?.kill();
+    void reference?.stop();
+    setTimeout(() => process.exit(1), SERVER_STOP_TIMEOUT_MS * 2).unref();
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+
+  try {
+    const startingBerth = (async () => {
+      database = await openBenchDatabase('runtime');
+      runtime = await startRuntime({ databaseUrl: database.url, env: { EVENTSTORE_URL: '' } });
+    })();
+    const startingReference = (async () => {
+      reference = await startReferenceServer({ appDir: APP_DIR });
+    })();
+    const started = await Promise.allSettled([startingBerth, startingReference]);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    if (!database || !runtime || !reference) throw new Error('a server did not start');
+
+    const berth: Target = {
+      name: 'berth',
+      url: runtime.url,
+      headers: { 'x-api-key': runtime.apiKey },
+    };
+    const peer: Target = { name: 'reference', url: reference.url, headers: {} };
+    const targets = [berth, peer] as const;
+    console.log(
+      `Agent runtime benchmark: Berth (${runtime.url}, on ${database.where}) vs the reference ` +
+        `in-memory server, langgraphjs dev ${reference.version} (${reference.url}), both serving ` +
+        `${EXAMPLE_GRAPH_CONFIG}; Node ${process.version}; ${ITERATIONS} create+join iterations, ` +
+        `${STREAM_ITERATIONS} streamed runs, ${WARM_UP} warm-up iterations per kind; ${load()}`,
+    );
+
+    await eachTarget('warm-up', targets, warmUp);
+    const [joinBerth, joinPeer] = await interleaved(
+      'create+join',
+      targets,
+      ITERATIONS,
+      createAndJoin,
+    );
+    const [streamsBerth, streamsPeer] = await interleaved(
+      'streamed runs',
+      targets,
+      STREAM_ITERATIONS,
+      streamedRun,
+    );
+    const streamBerth = streamSamples(streamsBerth);
+    const streamPeer = streamSamples(streamsPeer);
+    await settle();
+    const [parallelBerth, parallelPeer] = await eachTarget('parallel runs', targets, parallelRuns);
+    const [resumeBerth, resumePeer] = await eachTarget(
+      '10k-event stream',
+      targets,
+      resumeLongStream,
+      false,
+    );
+    const durable = await durableSteps(database, resumeBerth.runId);
+
+    const rows: Row[] = [
+      ...latencyRows('create run + join (agent)', joinBerth, joinPeer, [50, 90]),
+      ...latencyRows(
+        'POST runs/stream: first SSE byte',
+        streamBerth.firstByte,
+        streamPeer.firstByte,
+        [50, 90],
+      ),
+      ...latencyRows(
+        `streamed run (values+messages-tuple, ${streamBerth.events}/${streamPeer.events} events) to its end`,
+        streamBerth.total,
+        streamPeer.total,
+        [50],
+      ),
+      {
+        metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (runs/wait)`,
+        berth: rate(parallelBerth),
+        peer: rate(parallelPeer),
+        ratio: speedUp(parallelBerth, parallelPeer, false),
+      },
+      ...resumeRow(resumeBerth, resumePeer),
+    ];
+    printComparison(
+      'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
+      `reference (langgraphjs dev ${reference.version})`,
+      rows,
+    );
+
+    const joinP50 = percentile(joinBerth, 50);
+    const firstByteP50 = percentile(streamBerth.firstByte, 50);
+    const streamed = resumeBerth.live.tally.events;
+    const resumedAll = resumeBerth.resumes.every(
+      (r) => r.tally.events === streamed - RESUME_AFTER_EVENT,
+    );
+    const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+    console.log(
+      '\nRatio: how many times better Berth is: peer / berth for times, berth / peer for rates' +
+        ' (above 1 means Berth is faster).' +
+        '\nGoals: create+join p50 < 25 ms, first byte < 10 ms, parallel runs/s >= 10x the reference, every event durable' +
+        `\n  create+join p50 ${millis(joinP50)}: ${verdict(joinP50 < 25)}` +
+        `; first byte p50 ${millis(firstByteP50)}: ${verdict(firstByteP50 < 10)}` +
+        `; parallel ${(parallelBerth / parallelPeer).toFixed(2)}x: ${verdict(parallelBerth >= 10 * parallelPeer)}` +
+        `; durable ${count(durable)} of ${count(streamed)}: ${verdict(durable === streamed && resumedAll)}` +
+        `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
+        ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
+        ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
+        ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.`,
+    );
+    if (resumePeer.failure !== undefined) {
+      console.log(`Reference resume: ${resumePeer.failure}.`);
+    }
+    console.log(
+      `Notes: the samples of the sequential measures were taken in turns (Berth, reference, ` +
+        `Berth, ...); the parallel and 10k phases ran Berth then the reference, with a ` +
+        `${SETTLE_MS / 1000} s pause after the reference (it writes its store to disk when idle). ` +
+        `The reference is asked for stream_resumable: true (without it it keeps no events for a ` +
+        `later reader; Berth ignores the flag, every run is resumable). Its joins and streams end on ` +
+        `a 500 ms idle timeout (no "done" control message is ever published), which its latencies ` +
+        `include. Machine at the end: ${load()}.`,
+    );
+    for (const [name, output] of [
+      ['berth', runtime.output()],
+      ['reference', reference.output()],
+    ] as const) {
+      const lines = errorLines(output);
+      if (lines.length > 0)
+        console.log(`\n${name} logged errors (first ${lines.length}):\n${lines.join('\n')}`);
+    }
+  } finally {
+    clearTimeout(watchdog);
+    const stopping: Promise<void>[] = [];
+    if (runtime) stopping.push(stopRuntime(runtime));
+    if (reference) stopping.push(reference.stop());
+    const stops = await Promise.allSettled(stopping);
+    for (const outcome of stops) if (outcome.status === 'rejected') console.error(outcome.reason);
+    await database?.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
