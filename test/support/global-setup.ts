@@ -1,5 +1,5 @@
 // Jest runs the compiled copy of this file (dist/), outside its module system: `npm test` builds first.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '#libs/database';
@@ -19,6 +19,9 @@ export default async function globalSetup(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'berth-test-'));
   const server = await startEmbeddedPostgres({ dataDir });
   process.env[TEST_SERVER_URL_VARIABLE] = server.url;
-  globalThis.berthStopTestServer = () => server.stop();
+  globalThis.berthStopTestServer = async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
   console.log(`\nIntegration tests on an embedded PostgreSQL in ${dataDir}`);
 }
