@@ -9,6 +9,7 @@ import { Application } from './application/application.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { ReadModelFreshness } from './read-models/read-model-freshness.js';
 import { RunExecutor } from './runs/run-executor.js';
+import { runHasFinished } from './runs/run-log.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
     process.env,
   );
   const signals = new RunSignals();
-  const queue = new RunQueue(persistence.pool);
+  const queue = new RunQueue(persistence.pool, (runId) =>
+    runHasFinished(persistence.eventStore, runId),
+  );
 
   const app = await NestFactory.create<NestFastifyApplication>(
     RuntimeModule.forRoot({

@@ -72,6 +72,14 @@ export class Application extends GraphCatalog {
     };
   }
 
+  /** The checkpointer and checkpoint library that a graph of the application uses. */
+  async checkpoints(
+    graphId: string,
+  ): Promise<{ saver: unknown; library: Readonly<Record<string, unknown>> }> {
+    const bindings = await this.registry.bindings(graphId);
+    return { saver: await this.saverFor(graphId), library: bindings.checkpointModule };
+  }
+
   async close(): Promise<void> {
     await this.registry.close();
   }

@@ -5,7 +5,8 @@ import { checkpointStreamOf } from '../checkpoints/index.js';
 import { toJsonValue } from '../common/json-payload.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
 import type { StateSnapshotLike } from '../threads/thread-state.resource.js';
-import { runEventId } from './run-event-ids.js';
+import { runDeletedEvent, runEventId } from './run-event-ids.js';
+import { rollBackThread } from './run-rollback.js';
 import { ensureRunCreated, runProgress } from './run-log.js';
 import type { ClaimedRun, RunQueue } from './run-queue.js';
 import type { RunSignals } from './run-signals.js';
@@ -29,6 +30,8 @@ type StopReason =
 interface Outcome {
   readonly status: RunFinishedData['status'];
   readonly error: JsonObject | null;
+  /** Cancelled with `rollback`: the thread goes back to its state before the run. */
+  readonly rollBack?: boolean;
 }
 
 class RunStopped extends Error {
@@ -115,8 +118,11 @@ export class RunExecutor {
       },
     ]);
     // Attempt 1's metadata came with RunCreated; a retry announces itself.
-    if (claimed.attempt > 1) await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
-    if (claimed.cancelAction) return { status: 'interrupted', error: null };
+    if (claimed.attempt > 1)
+      await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
+    if (claimed.cancelAction) {
+      return { status: 'interrupted', error: null, rollBack: claimed.cancelAction === 'rollback' };
+    }
     if (claimed.attempt > this.options.maxAttempts) {
       const error = {
         error: 'RunAttemptsExceeded',
@@ -148,7 +154,9 @@ export class RunExecutor {
     } catch (error) {
       const reason = signal.reason instanceof RunStopped ? signal.reason.reason : undefined;
       if (reason && reason.kind !== 'cancel') throw signal.reason;
-      if (reason?.kind === 'cancel') return { status: 'interrupted', error: null };
+      if (reason?.kind === 'cancel') {
+        return { status: 'interrupted', error: null, rollBack: reason.action === 'rollback' };
+      }
       const failure = {
         error: error instanceof Error ? error.name : 'Error',
         message: describe(error),
@@ -186,6 +194,9 @@ export class RunExecutor {
     startedAt: string,
   ): Promise<void> {
     const run = claimed.payload;
+    if (outcome.rollBack) {
+      await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
+    }
     const state =
       claimed.attempt === 1 && claimed.cancelAction ? undefined : await this.threadState(run);
     const finished: RunFinishedData = {
@@ -207,6 +218,9 @@ export class RunExecutor {
         type: 'RunFinished',
         data: finished,
       },
+      ...(outcome.rollBack
+        ? [runDeletedEvent(run.run_id, run.thread_id, finished.finished_at)]
+        : []),
     ]);
     await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));

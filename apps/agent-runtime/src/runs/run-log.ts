@@ -47,3 +47,9 @@ export async function runProgress(store: EventStore, runId: string): Promise<Run
     nextSeq: typeof seq === 'number' ? seq + 1 : 0,
   };
 }
+
+/** Whether the run's outcome is in the log. */
+export async function runHasFinished(store: EventStore, runId: string): Promise<boolean> {
+  const [last] = await store.readStream(runStream(runId), { direction: 'backwards', maxCount: 1 });
+  return last?.type === 'RunFinished';
+}

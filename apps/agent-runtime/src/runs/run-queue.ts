@@ -34,13 +34,32 @@ interface QueueRow {
 export const RUN_WAKE_CHANNEL = 'berth_runs';
 export const RUN_CANCEL_CHANNEL = 'berth_run_cancel';
 
+/** A cancellation as other processes hear it: `<run id>:<action>`. */
+export function cancelNotice(runId: string, action: 'interrupt' | 'rollback'): string {
+  return `${runId}:${action}`;
+}
+
+export function parseCancelNotice(payload: string): {
+  runId: string;
+  action: 'interrupt' | 'rollback';
+} {
+  const [runId = '', action] = payload.split(':');
+  return { runId, action: action === 'rollback' ? 'rollback' : 'interrupt' };
+}
+
+/** Whether a run's outcome is recorded: its queue row may linger a moment after RunFinished. */
+export type RunFinishedCheck = (runId: string) => Promise<boolean>;
+
 /**
  * The schedule of runs in PostgreSQL. It decides admission under a per-thread lock, hands runs
  * to workers under leases (a dead worker's lease runs out and the run is claimed again with the
  * next attempt), and never lets two runs of one thread run at once (a unique partial index).
  */
 export class RunQueue {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly isFinished: RunFinishedCheck,
+  ) {}
 
   /** Admits the run under the thread's multitask strategy; returns the runs it cancels. */
   async enqueue(run: RunCreatedData, strategy: MultitaskStrategy): Promise<readonly string[]> {
@@ -50,25 +69,32 @@ export class RunQueue {
       await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
         `berth-thread:${run.thread_id}`,
       ]);
-      const inflight = await client.query<{ run_id: string }>(
+      const queued = await client.query<{ run_id: string }>(
         'select run_id from run_queue where thread_id = $1 order by created_at',
         [run.thread_id],
       );
-      const admission = admitRun(
-        strategy,
-        inflight.rows.map((row) => row.run_id),
+      const inflight = await this.stillInFlight(
+        client,
+        queued.rows.map((row) => row.run_id),
       );
+      const admission = admitRun(strategy, inflight);
       if (admission.kind === 'reject') {
         throw conflict(
           `Thread ${run.thread_id} is busy with run ${admission.inflight.join(', ')}. Wait for it to ` +
             'finish or choose another multitask_strategy (enqueue, interrupt, rollback).',
         );
       }
-      if (admission.cancel.length > 0) {
+      if (admission.cancel.length > 0 && admission.action) {
         await client.query(
           'update run_queue set cancel_action = $2 where run_id = any($1::uuid[])',
           [admission.cancel, admission.action],
         );
+        for (const cancelled of admission.cancel) {
+          await client.query('select pg_notify($1, $2)', [
+            RUN_CANCEL_CHANNEL,
+            cancelNotice(cancelled, admission.action),
+          ]);
+        }
       }
       await client.query(
         `insert into run_queue (run_id, thread_id, status, payload) values ($1, $2, 'pending', $3)`,
@@ -83,6 +109,23 @@ export class RunQueue {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * The queued runs whose outcome is not recorded yet. A worker records RunFinished before it
+   * removes the run from the queue (so that a crash in between loses nothing); a run found in
+   * that moment is finished, and its row is removed here.
+   */
+  private async stillInFlight(client: pg.PoolClient, runIds: readonly string[]): Promise<string[]> {
+    const inflight: string[] = [];
+    for (const runId of runIds) {
+      if (await this.isFinished(runId)) {
+        await client.query('delete from run_queue where run_id = $1', [runId]);
+      } else {
+        inflight.push(runId);
+      }
+    }
+    return inflight;
   }
 
   /**
@@ -171,7 +214,10 @@ export class RunQueue {
       [runId, action],
     );
     if (running.rowCount === 0) return { kind: 'absent' };
-    await this.pool.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, runId]);
+    await this.pool.query('select pg_notify($1, $2)', [
+      RUN_CANCEL_CHANNEL,
+      cancelNotice(runId, action),
+    ]);
     return { kind: 'signalled_running' };
   }
 

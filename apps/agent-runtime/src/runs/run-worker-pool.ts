@@ -1,7 +1,12 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import type { RunExecutor } from './run-executor.js';
-import { RUN_CANCEL_CHANNEL, RUN_WAKE_CHANNEL, type RunQueue } from './run-queue.js';
+import {
+  parseCancelNotice,
+  RUN_CANCEL_CHANNEL,
+  RUN_WAKE_CHANNEL,
+  type RunQueue,
+} from './run-queue.js';
 import type { RunSignals } from './run-signals.js';
 
 export interface RunWorkerPoolOptions {
@@ -99,7 +104,8 @@ export class RunWorkerPool {
     client.on('notification', (message) => {
       if (message.channel === RUN_WAKE_CHANNEL) this.pump();
       if (message.channel === RUN_CANCEL_CHANNEL && message.payload) {
-        this.signals.cancelIfRunningHere(message.payload, 'interrupt');
+        const { runId, action } = parseCancelNotice(message.payload);
+        this.signals.cancelIfRunningHere(runId, action);
       }
     });
     await client.connect();

@@ -59,6 +59,11 @@ export type RunEvent =
       readonly type: 'RunStepEmitted';
       readonly data: { seq: number; event: string; data: JsonValue };
     }
-  | { readonly type: 'RunFinished'; readonly data: RunFinishedData };
+  | { readonly type: 'RunFinished'; readonly data: RunFinishedData }
+  /** A run cancelled with `rollback`: it no longer counts among the thread's runs. */
+  | {
+      readonly type: 'RunDeleted';
+      readonly data: { run_id: string; thread_id: string; deleted_at: string };
+    };
 
 export const runStream = (runId: string): string => `run-${runId}`;

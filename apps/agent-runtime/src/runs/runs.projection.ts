@@ -4,7 +4,7 @@ import { RunEntity, type RunRow } from './run.entity.js';
 
 type RunProjected = Exclude<RunEvent, { type: 'RunStepEmitted' }>;
 
-const PROJECTED = new Set(['RunCreated', 'RunStarted', 'RunFinished']);
+const PROJECTED = new Set(['RunCreated', 'RunStarted', 'RunFinished', 'RunDeleted']);
 
 export function evolveRunRow(
   row: RunRow | undefined,
@@ -29,6 +29,8 @@ export function evolveRunRow(
       return row && { ...row, status: 'running', updated_at: new Date(event.data.started_at) };
     case 'RunFinished':
       return row && { ...row, status: event.data.status, updated_at: at };
+    case 'RunDeleted':
+      return undefined;
   }
 }
 

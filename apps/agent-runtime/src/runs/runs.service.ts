@@ -7,7 +7,7 @@ import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
-import { runEventId } from './run-event-ids.js';
+import { runDeletedEvent, runEventId } from './run-event-ids.js';
 import { ensureRunCreated } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
 import { RunQueue } from './run-queue.js';
@@ -190,6 +190,7 @@ export class RunsService {
           type: 'RunFinished',
           data: finished,
         },
+        ...(action === 'rollback' ? [runDeletedEvent(runId, threadId, now)] : []),
       ]);
     }
   }
