@@ -426,7 +426,8 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
 
     it('cancels a run still waiting in the queue: it never starts, the next one does', async () => {
       const threadId = await newThread();
-      const first = await customRun(threadId, 20, 40);
+      // Long enough (4 s) that the cancel surely finds the second run still waiting, however slow the machine.
+      const first = await customRun(threadId, 100, 40);
       const waiting = await customRun(threadId, 3, 0, { multitaskStrategy: 'enqueue' });
       const third = await customRun(threadId, 4, 0, { multitaskStrategy: 'enqueue' });
       const response = await api(`/threads/${threadId}/runs/${waiting.run_id}/cancel?wait=true`, {

@@ -9,6 +9,7 @@ import type {
   PendingWrite,
   ReadonlyCheckpoint,
 } from '@langchain/langgraph-checkpoint';
+import { StreamAppender } from './thread-appender.js';
 import { uuidv7, type EventStore, type EventToAppend } from '#libs/event-store';
 import {
   CHECKPOINT_SAVED,
@@ -59,6 +60,7 @@ export type EventCheckpointStorageOptions = ThreadCheckpointCacheOptions;
  */
 export class EventCheckpointStorage {
   private readonly cache: ThreadCheckpointCache;
+  private readonly appender: StreamAppender;
 
   constructor(
     private readonly store: EventStore,
@@ -66,6 +68,7 @@ export class EventCheckpointStorage {
     options: EventCheckpointStorageOptions = {},
   ) {
     this.cache = new ThreadCheckpointCache(store, options);
+    this.appender = new StreamAppender(store);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -233,10 +236,8 @@ export class EventCheckpointStorage {
 
   private async append(threadId: string, event: CheckpointEvent): Promise<void> {
     const toAppend: EventToAppend = { eventId: uuidv7(), type: event.type, data: event.data };
-    const result = await this.store.append(checkpointStreamOf(threadId), [toAppend], {
-      expectedPosition: 'any',
-    });
-    this.cache.recordAppended(threadId, result.streamPosition, toAppend.eventId, event);
+    const position = await this.appender.append(checkpointStreamOf(threadId), toAppend);
+    this.cache.recordAppended(threadId, position, toAppend.eventId, event);
   }
 
   private async toTuple(
