@@ -9,7 +9,7 @@ import type {
   PendingWrite,
   ReadonlyCheckpoint,
 } from '@langchain/langgraph-checkpoint';
-import { StreamAppender } from './thread-appender.js';
+import { StreamAppender } from './stream-appender.js';
 import { uuidv7, type EventStore, type EventToAppend } from '#libs/event-store';
 import {
   CHECKPOINT_SAVED,
