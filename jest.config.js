@@ -28,7 +28,8 @@ export default {
       ],
       globalSetup: '<rootDir>/dist/test/support/global-setup.js',
       globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
-      testTimeout: 30000,
     },
   ],
+  // Per-project `testTimeout` is ignored by Jest; end-to-end tests start processes and wait on runs.
+  testTimeout: 30000,
 };

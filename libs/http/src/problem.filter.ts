@@ -22,6 +22,8 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   conflict: 409,
   wrong_expected_position: 409,
   precondition: 412,
+  // A read model that could not catch up with the log in time: retry later.
+  projection_timeout: 503,
 };
 
 function isCodedError(error: unknown): error is CodedError {
