@@ -89,13 +89,9 @@ export function ratio(berth: number, peer: number): string {
   return (berth / peer).toFixed(2);
 }
 
-export function printTable(title: string, rows: readonly Row[]): void {
-  const header: Row = {
-    metric: 'metric',
-    berth: 'berth',
-    peer: 'bare insert (peer)',
-    ratio: 'ratio',
-  };
+/** Prints rows of Berth's figures beside a peer's, under the peer's name. */
+export function printTable(title: string, peerName: string, rows: readonly Row[]): void {
+  const header: Row = { metric: 'metric', berth: 'berth', peer: peerName, ratio: 'ratio' };
   const all = [header, ...rows];
   const width = (key: keyof Row): number => Math.max(...all.map((row) => row[key].length));
   const line = (row: Row): string =>

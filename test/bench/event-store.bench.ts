@@ -278,7 +278,11 @@ async function main(): Promise<void> {
       await catchUpThroughput(store, bare),
       ...(await latencyRows(store, otherProcess, bare)),
     ];
-    printTable('Berth event store (PostgreSQL adapter) vs plain INSERTs into a bare table', rows);
+    printTable(
+      'Berth event store (PostgreSQL adapter) vs plain INSERTs into a bare table',
+      'bare insert (peer)',
+      rows,
+    );
     console.log(
       '\nRatios: rates are berth / peer (higher is better); latencies are berth / peer (lower is better).' +
         '\nGoals: batched appends >= 0.70 of the bare insert rate; live delivery p50 < 5 ms.',

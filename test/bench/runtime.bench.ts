@@ -10,6 +10,7 @@ import {
   millis,
   openBenchDatabase,
   percentile,
+  printTable,
   rate,
   ratio,
   type BenchDatabase,
@@ -452,23 +453,6 @@ function resumeRow(berth: ResumeOutcome, peer: ResumeOutcome): Row[] {
   ];
 }
 
-function printComparison(title: string, peerName: string, rows: readonly Row[]): void {
-  const header: Row = { metric: 'metric', berth: 'berth', peer: peerName, ratio: 'ratio' };
-  const all = [header, ...rows];
-  const width = (key: keyof Row): number => Math.max(...all.map((row) => row[key].length));
-  const line = (row: Row): string =>
-    [
-      row.metric.padEnd(width('metric')),
-      row.berth.padStart(width('berth')),
-      row.peer.padStart(width('peer')),
-      row.ratio.padStart(width('ratio')),
-    ].join('   ');
-  console.log(`\n${title}\n`);
-  console.log(line(header));
-  console.log('-'.repeat(line(header).length));
-  for (const row of rows) console.log(line(row));
-}
-
 async function eachTarget<T>(
   label: string,
   targets: readonly [Target, Target],
@@ -644,7 +628,7 @@ async function main(): Promise<void> {
       },
       ...resumeRow(resumeBerth, resumePeer),
     ];
-    printComparison(
+    printTable(
       'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
       `reference (langgraphjs dev ${reference.version})`,
       rows,
