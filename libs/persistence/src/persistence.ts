@@ -34,7 +34,6 @@ export interface Persistence {
   /** A plain pool for the queries that read models and queues need beyond TypeORM. */
   readonly pool: pg.Pool;
   readonly runners: readonly ProjectionRunner<ObjectLiteral>[];
-  runner(name: string): ProjectionRunner<ObjectLiteral>;
   close(): Promise<void>;
 }
 
@@ -74,12 +73,7 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
     closers.push(async () => {
       await Promise.all(runners.map((runner) => runner.stop()));
     });
-    const runner = (name: string): ProjectionRunner<ObjectLiteral> => {
-      const found = runners.find((candidate) => candidate.projection.name === name);
-      if (!found) throw new Error(`No projection named ${name}`);
-      return found;
-    };
-    return { database, eventStore, dataSource, pool, runners, runner, close };
+    return { database, eventStore, dataSource, pool, runners, close };
   } catch (error) {
     await close();
     throw error;

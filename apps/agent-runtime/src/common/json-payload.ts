@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { JsonValue } from '#libs/event-store';
 
 interface Dictable {
   toDict(): { type: string; data: Record<string, unknown> };
@@ -31,9 +31,4 @@ export function toJsonValue(value: unknown): JsonValue {
   );
   // JSON.stringify gives undefined (despite its type) for undefined and functions.
   return (text as string | undefined) === undefined ? null : (JSON.parse(text) as JsonValue);
-}
-
-export function toJsonObject(value: unknown): JsonObject {
-  const json = toJsonValue(value);
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {};
 }

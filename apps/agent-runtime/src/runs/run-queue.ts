@@ -220,11 +220,4 @@ export class RunQueue {
     ]);
     return { kind: 'signalled_running' };
   }
-
-  async isQueued(runId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('select 1 from run_queue where run_id = $1', [
-      runId,
-    ]);
-    return (rowCount ?? 0) > 0;
-  }
 }

@@ -1,14 +1,11 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUrl,
-  Max,
-  Min,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
@@ -106,13 +103,4 @@ export class CancelRunDto {
   @IsOptional()
   @IsIn(['interrupt', 'rollback'])
   action?: 'interrupt' | 'rollback';
-}
-
-export class TimeoutQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(86_400)
-  timeout?: number;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { checkpointStreamOf } from '../checkpoints/index.js';
 import { notFound } from '../common/domain-error.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
@@ -9,8 +10,6 @@ import { ThreadEntity, type ThreadRow } from './thread.entity.js';
 import { threadStream } from './thread.events.js';
 import { threadResource } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
-
-export const checkpointStream = (threadId: string): string => `checkpoints-${threadId}`;
 
 @Injectable()
 export class ThreadsService {
@@ -58,7 +57,7 @@ export class ThreadsService {
   /** The thread and its checkpoints; the runs stay in the log for the audit. */
   async delete(threadId: string, now: string): Promise<void> {
     await this.execute(threadId, { kind: 'delete', thread_id: threadId, now });
-    await this.store.deleteStream(checkpointStream(threadId));
+    await this.store.deleteStream(checkpointStreamOf(threadId));
   }
 
   async get(threadId: string): Promise<Record<string, unknown>> {
