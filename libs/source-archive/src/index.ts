@@ -1,0 +1,3 @@
+export * from './extract-archive.js';
+export * from './pack-directory.js';
+export * from './source-archive.error.js';
