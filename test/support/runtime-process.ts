@@ -11,6 +11,8 @@ export interface RuntimeProcess {
   readonly url: string;
   readonly apiKey: string;
   readonly port: number;
+  /** The process itself (its stdin is a pipe with `stdin: 'pipe'`). */
+  readonly child: ChildProcess;
   /** What the process printed, for a failing test's message. */
   output(): string;
   /** SIGTERM and wait. */
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   readonly apiKey?: string;
   readonly port?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** `pipe` gives the process a stdin pipe (`child.stdin`); `ignore` by default. */
+  readonly stdin?: 'ignore' | 'pipe';
 }
 
 /**
@@ -44,21 +48,23 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
       BERTH_HOST: '127.0.0.1',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();
   };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, url, () => output);
-  const exited = (): Promise<unknown> => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit'));
+  const exited = (): Promise<unknown> =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   return {
     url,
     apiKey,
     port,
+    child,
     output: () => output,
     stop: async () => {
       const done = exited();
@@ -73,11 +79,17 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
   };
 }
 
-async function waitUntilReady(child: ChildProcess, url: string, output: () => string): Promise<void> {
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`The runtime exited with ${child.exitCode} before it was ready:\n${output()}`);
+      throw new Error(
+        `The runtime exited with ${child.exitCode} before it was ready:\n${output()}`,
+      );
     }
     const ready = await fetch(`${url}/ok`).then(
       (response) => response.ok,

@@ -4,16 +4,23 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '#libs/event-store';
-import { createValidationPipe, ProblemFilter, requireApiKey, singleKey } from '#libs/http';
+import {
+  createValidationPipe,
+  keyDigests,
+  ProblemFilter,
+  requireApiKey,
+  singleKey,
+} from '#libs/http';
 import { Application } from './application/application.js';
 import { AssistantsService } from './assistants/assistants.service.js';
-import { ReadModelFreshness } from './read-models/read-model-freshness.js';
+import { ReadModelFreshness } from '#libs/persistence';
 import { RunExecutor } from './runs/run-executor.js';
-import { runHasFinished } from './runs/run-log.js';
+import { NoRunFinishedListener, runHasFinished } from './runs/run-log.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
+import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
-import { loadRuntimeConfig } from './runtime.config.js';
+import { loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
 import { RuntimeModule } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
@@ -22,11 +29,16 @@ const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 async function main(): Promise<void> {
   const logger = new Logger('berth-runtime');
   const config = loadRuntimeConfig();
+  // The application's graphs run in this process and can read its environment: the keys and the
+  // tracing token are gone from it before they load.
+  removeSecrets(process.env);
   const onError = (error: unknown): void => {
     logger.error(error instanceof Error ? error.message : String(error));
   };
   const persistence = await openRuntimePersistence(config, onError);
   for (const runner of persistence.runners) runner.start();
+  const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
+  const runFinished = tracing ?? new NoRunFinishedListener();
   const application = await Application.open(
     config.graphConfigPath,
     persistence.eventStore,
@@ -45,6 +57,7 @@ async function main(): Promise<void> {
       application,
       queue,
       signals,
+      runFinished,
     }),
     // Closing cuts open streams: their clients resume with Last-Event-ID on another replica.
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),
@@ -53,7 +66,7 @@ async function main(): Promise<void> {
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());
   requireApiKey(app.getHttpAdapter().getInstance(), {
-    accepts: singleKey(config.apiKey),
+    accepts: keyAcceptor(config.apiKeys),
     publicPaths: ['/ok'],
   });
   await app.init();
@@ -63,12 +76,19 @@ async function main(): Promise<void> {
   const workers = config.runWorkers
     ? new RunWorkerPool(
         queue,
-        new RunExecutor(persistence.eventStore, application, queue, signals, {
-          workerId,
-          leaseSeconds: config.leaseSeconds,
-          maxAttempts: config.maxAttempts,
-          langgraphVersion: application.langgraphVersion,
-        }),
+        new RunExecutor(
+          persistence.eventStore,
+          application,
+          queue,
+          signals,
+          {
+            workerId,
+            leaseSeconds: config.leaseSeconds,
+            maxAttempts: config.maxAttempts,
+            langgraphVersion: application.langgraphVersion,
+          },
+          runFinished,
+        ),
         signals,
         {
           workerId,
@@ -94,12 +114,32 @@ async function main(): Promise<void> {
     // Runs first: they go back to the queue at once instead of holding the shutdown.
     await workers?.stop();
     await app.close();
+    // After the API and the workers: the runs they finished are reported too.
+    await tracing?.close();
     await application.close();
     await persistence.close();
     process.exit(0);
   };
   process.once('SIGINT', (signal) => void stop(signal));
   process.once('SIGTERM', (signal) => void stop(signal));
+  if (config.exitWithParent) {
+    // The parent holds the other end of a stdin pipe: when it dies, even by SIGKILL, stdin ends.
+    const parentGone = (): void => void stop('stdin closed (parent gone)');
+    // Its output may have gone to the parent too: writing it then fails (EPIPE), which must not
+    // end the process before it has stopped.
+    const outputGone = (): void => undefined;
+    process.stdout.on('error', outputGone);
+    process.stderr.on('error', outputGone);
+    process.stdin.on('end', parentGone);
+    process.stdin.on('close', parentGone);
+    process.stdin.on('error', parentGone);
+    process.stdin.on('data', () => undefined);
+    process.stdin.resume();
+  }
+}
+
+function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {
+  return keys.kind === 'key' ? singleKey(keys.key) : keyDigests(keys.digests);
 }
 
 main().catch((error: unknown) => {

@@ -17,8 +17,8 @@ export interface RuntimeConfig {
   readonly eventStoreUrl: string | undefined;
   readonly port: number;
   readonly host: string;
-  /** The key every request must carry in `x-api-key`. */
-  readonly apiKey: string;
+  /** The keys every request must carry one of in `x-api-key` (see ApiKeys). */
+  readonly apiKeys: ApiKeys;
   /** How many runs one process executes at once. */
   readonly workerConcurrency: number;
   /** How long a worker's claim on a run lasts without a heartbeat. */
@@ -27,14 +27,41 @@ export interface RuntimeConfig {
   readonly maxAttempts: number;
   /** Whether this process executes runs (false: API only, for a scaled-out API tier). */
   readonly runWorkers: boolean;
+  /** Stop, as on SIGTERM, when stdin ends: the parent that spawned this process with a pipe died. */
+  readonly exitWithParent: boolean;
+  /** Where finished runs are reported, when they are. */
+  readonly tracing: TracingConfig | undefined;
+}
+
+/** One key in clear (`BERTH_API_KEY`), or the SHA-256 digests of the keys (`BERTH_API_KEY_SHA256`). */
+export type ApiKeys =
+  | { readonly kind: 'key'; readonly key: string }
+  | { readonly kind: 'sha256'; readonly digests: readonly string[] };
+
+export interface TracingConfig {
+  /** An absolute http(s) URL that finished runs are POSTed to. */
+  readonly endpoint: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  readonly token: string;
+}
+
+/**
+ * Variables the application's graphs must not see: `main` removes them from the environment
+ * after reading it, before the application is loaded.
+ */
+export const SECRET_VARIABLES = [
+  'BERTH_API_KEY',
+  'BERTH_API_KEY_SHA256',
+  'BERTH_TRACING_TOKEN',
+] as const;
+
+/** Removes the secret variables from `env` (the process environment, which graphs can read). */
+export function removeSecrets(env: Record<string, string | undefined>): void {
+  for (const name of SECRET_VARIABLES) Reflect.deleteProperty(env, name);
 }
 
 /** The only reader of the environment in the runtime: everything else gets this object. */
 export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig {
-  const apiKey = text(env.BERTH_API_KEY);
-  if (!apiKey) {
-    throw new ConfigError('BERTH_API_KEY is not set (berth dev and npm start generate one)');
-  }
   return {
     graphConfigPath: resolve(text(env.BERTH_GRAPH_CONFIG) ?? 'langgraph.json'),
     databaseUrl: text(env.DATABASE_URL),
@@ -42,7 +69,7 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     eventStoreUrl: text(env.EVENTSTORE_URL),
     port: envInteger('BERTH_RUNTIME_PORT', env.BERTH_RUNTIME_PORT, 8123, PORT_RANGE),
     host: text(env.BERTH_HOST) ?? '127.0.0.1',
-    apiKey,
+    apiKeys: apiKeysOf(env),
     workerConcurrency: envInteger('BERTH_WORKER_CONCURRENCY', env.BERTH_WORKER_CONCURRENCY, 16, {
       min: 1,
       max: 1000,
@@ -56,5 +83,64 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
       max: 100,
     }),
     runWorkers: text(env.BERTH_RUN_WORKERS) !== 'false',
+    exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
+    tracing: tracingOf(env),
   };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function apiKeysOf(env: Environment): ApiKeys {
+  const key = text(env.BERTH_API_KEY);
+  const digests = text(env.BERTH_API_KEY_SHA256);
+  if (key !== undefined && digests !== undefined) {
+    throw new ConfigError('Set exactly one of BERTH_API_KEY and BERTH_API_KEY_SHA256, not both');
+  }
+  if (key !== undefined) return { kind: 'key', key };
+  if (digests === undefined) {
+    throw new ConfigError(
+      'Set exactly one of BERTH_API_KEY (the key) and BERTH_API_KEY_SHA256 (the SHA-256 ' +
+        'digests of the keys): neither is set (berth dev and npm start generate a key)',
+    );
+  }
+  const list = digests.split(',').map((digest) => digest.trim());
+  list.forEach((digest, index) => {
+    if (!SHA256_HEX.test(digest)) {
+      throw new ConfigError(
+        `BERTH_API_KEY_SHA256 must be a comma-separated list of SHA-256 digests, each 64 ` +
+          `lowercase hex digits: entry ${index + 1} is not`,
+      );
+    }
+  });
+  return { kind: 'sha256', digests: [...new Set(list)] };
+}
+
+function envBoolean(name: string, value: string | undefined): boolean {
+  const raw = text(value);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function tracingOf(env: Environment): TracingConfig | undefined {
+  const endpoint = text(env.BERTH_TRACING_ENDPOINT);
+  const token = text(env.BERTH_TRACING_TOKEN);
+  if (endpoint === undefined && token === undefined) return undefined;
+  if (endpoint === undefined || token === undefined) {
+    throw new ConfigError(
+      'Set both BERTH_TRACING_ENDPOINT and BERTH_TRACING_TOKEN, or neither: only ' +
+        `${endpoint === undefined ? 'BERTH_TRACING_TOKEN' : 'BERTH_TRACING_ENDPOINT'} is set`,
+    );
+  }
+  // The value is not echoed: a URL may carry credentials.
+  const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
+  if (url === undefined) {
+    throw new ConfigError('BERTH_TRACING_ENDPOINT must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      `BERTH_TRACING_ENDPOINT must be an absolute http(s) URL, not ${url.protocol.slice(0, -1)}`,
+    );
+  }
+  return { endpoint: url.href, token };
 }

@@ -5,7 +5,8 @@ import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
-import { ReadModelFreshness } from './read-models/read-model-freshness.js';
+import { ReadModelFreshness } from '#libs/persistence';
+import { NoRunFinishedListener, RunFinishedListener } from './runs/run-log.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
@@ -22,6 +23,8 @@ export interface RuntimeParts {
   readonly application: Application;
   readonly queue: RunQueue;
   readonly signals: RunSignals;
+  /** Told of every run whose outcome the API records (a pending run cancelled). */
+  readonly runFinished?: RunFinishedListener;
 }
 
 @Module({})
@@ -38,6 +41,10 @@ export class RuntimeModule {
         { provide: GraphCatalog, useValue: parts.application },
         { provide: RunQueue, useValue: parts.queue },
         { provide: RunSignals, useValue: parts.signals },
+        {
+          provide: RunFinishedListener,
+          useValue: parts.runFinished ?? new NoRunFinishedListener(),
+        },
         AssistantsService,
         ThreadsService,
         ThreadStateService,

@@ -17,6 +17,31 @@ export function singleKey(expected: string): (presented: string) => boolean {
   return (presented) => timingSafeEqual(digest(presented), expectedDigest);
 }
 
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Accepts a key whose SHA-256 digest is one of `hexDigests` (lowercase hex), so that the keys
+ * themselves are never held. Every digest is compared, in constant time, whatever matches.
+ */
+export function keyDigests(hexDigests: readonly string[]): (presented: string) => boolean {
+  if (hexDigests.length === 0) throw new Error('keyDigests needs at least one digest');
+  const expected = hexDigests.map((hex, index) => {
+    if (!SHA256_HEX.test(hex)) {
+      throw new Error(`keyDigests: digest ${index + 1} is not 64 lowercase hex digits`);
+    }
+    return Buffer.from(hex, 'hex');
+  });
+  return (presented) => {
+    const presentedDigest = digest(presented);
+    let accepted = false;
+    for (const candidate of expected) {
+      // No early exit: the time taken does not tell which digest, if any, matched.
+      accepted = timingSafeEqual(presentedDigest, candidate) || accepted;
+    }
+    return accepted;
+  };
+}
+
 /** The key from `x-api-key`, or from `Authorization: Bearer <key>`. */
 export function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];

@@ -7,7 +7,13 @@ import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
 import type { StateSnapshotLike } from '../threads/thread-state.resource.js';
 import { runDeletedEvent, runEventId } from './run-event-ids.js';
 import { rollBackThread } from './run-rollback.js';
-import { ensureRunCreated, runProgress } from './run-log.js';
+import {
+  ensureRunCreated,
+  NoRunFinishedListener,
+  recordRunFinished,
+  runProgress,
+  type RunFinishedListener,
+} from './run-log.js';
 import type { ClaimedRun, RunQueue } from './run-queue.js';
 import type { RunSignals } from './run-signals.js';
 import { RunStepWriter } from './run-step-writer.js';
@@ -53,6 +59,7 @@ export class RunExecutor {
     private readonly queue: RunQueue,
     private readonly signals: RunSignals,
     private readonly options: RunExecutorOptions,
+    private readonly finishedListener: RunFinishedListener = new NoRunFinishedListener(),
   ) {}
 
   async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
@@ -81,7 +88,7 @@ export class RunExecutor {
     );
     const startedAt = new Date().toISOString();
     try {
-      const outcome = await this.attempt(claimed, writer, stop.signal);
+      const outcome = await this.attempt(claimed, writer, stop.signal, startedAt);
       await this.finish(claimed, writer, outcome, startedAt);
     } catch (error) {
       const reason = error instanceof RunStopped ? error.reason : undefined;
@@ -103,6 +110,7 @@ export class RunExecutor {
     claimed: ClaimedRun,
     writer: RunStepWriter,
     signal: AbortSignal,
+    startedAt: string,
   ): Promise<Outcome> {
     const run = claimed.payload;
     await writer.append([
@@ -113,7 +121,7 @@ export class RunExecutor {
           run_id: run.run_id,
           thread_id: run.thread_id,
           attempt: claimed.attempt,
-          started_at: new Date().toISOString(),
+          started_at: startedAt,
         },
       },
     ]);
@@ -212,16 +220,13 @@ export class RunExecutor {
       temporary: run.kwargs.temporary,
       finished_at: new Date().toISOString(),
     };
-    await writer.append([
-      {
-        eventId: runEventId(run.run_id, `finished-${claimed.attempt}`),
-        type: 'RunFinished',
-        data: finished,
-      },
-      ...(outcome.rollBack
-        ? [runDeletedEvent(run.run_id, run.thread_id, finished.finished_at)]
-        : []),
-    ]);
+    await recordRunFinished(
+      (events) => writer.append(events),
+      { created: run, finished, startedAt },
+      runEventId(run.run_id, `finished-${claimed.attempt}`),
+      outcome.rollBack ? [runDeletedEvent(run.run_id, run.thread_id, finished.finished_at)] : [],
+      this.finishedListener,
+    );
     await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));
     if (run.kwargs.webhook) {

@@ -1,6 +1,6 @@
-import type { EventStore } from '#libs/event-store';
+import type { EventStore, EventToAppend } from '#libs/event-store';
 import { runEventId } from './run-event-ids.js';
-import { runStream, type RunCreatedData } from './run.events.js';
+import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
 
 /**
  * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client
@@ -52,4 +52,44 @@ export async function runProgress(store: EventStore, runId: string): Promise<Run
 export async function runHasFinished(store: EventStore, runId: string): Promise<boolean> {
   const [last] = await store.readStream(runStream(runId), { direction: 'backwards', maxCount: 1 });
   return last?.type === 'RunFinished';
+}
+
+/** A run whose outcome this process recorded. */
+export interface FinishedRun {
+  readonly created: RunCreatedData;
+  readonly finished: RunFinishedData;
+  /** When the attempt that finished started; null for a run cancelled before any attempt. */
+  readonly startedAt: string | null;
+}
+
+/** Told of every run whose `RunFinished` this process appends. Must neither throw nor block. */
+export abstract class RunFinishedListener {
+  abstract runFinished(run: FinishedRun): void;
+}
+
+/** The listener when nobody listens. */
+export class NoRunFinishedListener extends RunFinishedListener {
+  runFinished(): void {
+    // Nothing to tell.
+  }
+}
+
+/**
+ * Appends a run's `RunFinished` event, with `after` (e.g. `RunDeleted`) in the same append,
+ * through `append`, then tells `listener`: the one place every path (a worker's outcome, a
+ * pending run cancelled, stateless or not) records how a run ended.
+ */
+export async function recordRunFinished(
+  append: (events: readonly EventToAppend[]) => Promise<unknown>,
+  run: FinishedRun,
+  eventId: string,
+  after: readonly EventToAppend[],
+  listener: RunFinishedListener,
+): Promise<void> {
+  await append([{ eventId, type: 'RunFinished', data: run.finished }, ...after]);
+  try {
+    listener.runFinished(run);
+  } catch {
+    // A listener never fails a run whose outcome is already in the log.
+  }
 }
