@@ -3,3 +3,4 @@ export * from './problem.filter.js';
 export * from './validation.pipe.js';
 export * from './validation-failed.error.js';
 export * from './sse-response.js';
+export * from './domain-error.js';

@@ -4,3 +4,4 @@ export {
   type Persistence,
   type PersistenceOptions,
 } from './persistence.js';
+export * from './read-model-freshness.js';

@@ -1,5 +1,5 @@
 import type { Decider, JsonObject } from '#libs/event-store';
-import { conflict, notFound } from '../common/domain-error.js';
+import { conflict, notFound } from '#libs/http';
 import type { AssistantEvent, AssistantVersionData } from './assistant.events.js';
 
 export interface AssistantState {

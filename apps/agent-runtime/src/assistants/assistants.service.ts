@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
-import { notFound } from '../common/domain-error.js';
+import { notFound } from '#libs/http';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { defaultAssistantId, isUuid } from '../common/uuid5.js';
-import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
+import { ReadModelFreshness } from '#libs/persistence';
 import {
   activeVersion,
   assistantDecider,

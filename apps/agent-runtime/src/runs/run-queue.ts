@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { conflict } from '../common/domain-error.js';
+import { conflict } from '#libs/http';
 import { admitRun } from './run-admission.js';
 import type { MultitaskStrategy, RunCreatedData } from './run.events.js';
 

@@ -13,7 +13,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
-import { badRequest } from '../common/domain-error.js';
+import { badRequest } from '#libs/http';
 import { readRunStream, type StreamStart } from './run-stream-reader.js';
 import { CancelRunDto, CreateRunDto, ListRunsDto } from './runs.dto.js';
 import { RunsService, type CreatedRun } from './runs.service.js';

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
-import { notFound } from '../common/domain-error.js';
+import { notFound } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
-import { ReadModelFreshness } from '../read-models/read-model-freshness.js';
+import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { runDeletedEvent, runEventId } from './run-event-ids.js';
-import { ensureRunCreated } from './run-log.js';
+import { ensureRunCreated, recordRunFinished, RunFinishedListener } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
 import { RunQueue } from './run-queue.js';
 import { RunSignals } from './run-signals.js';
@@ -30,6 +30,7 @@ export class RunsService {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(RunSignals) private readonly signals: RunSignals,
+    @Inject(RunFinishedListener) private readonly finishedListener: RunFinishedListener,
   ) {}
 
   /** Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread. */
@@ -184,14 +185,13 @@ export class RunsService {
         finished_at: now,
       };
       await this.recordCreated(outcome.payload);
-      await this.store.append(runStream(runId), [
-        {
-          eventId: runEventId(runId, 'cancelled-while-pending'),
-          type: 'RunFinished',
-          data: finished,
-        },
-        ...(action === 'rollback' ? [runDeletedEvent(runId, threadId, now)] : []),
-      ]);
+      await recordRunFinished(
+        (events) => this.store.append(runStream(runId), events),
+        { created: outcome.payload, finished, startedAt: null },
+        runEventId(runId, 'cancelled-while-pending'),
+        action === 'rollback' ? [runDeletedEvent(runId, threadId, now)] : [],
+        this.finishedListener,
+      );
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Decider, JsonObject } from '#libs/event-store';
-import { conflict, notFound } from '../common/domain-error.js';
+import { conflict, notFound } from '#libs/http';
 import type { ThreadEvent } from './thread.events.js';
 
 export interface ThreadState {
