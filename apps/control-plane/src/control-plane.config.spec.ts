@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
-import { ConfigError, loadControlPlaneConfig } from './control-plane.config.js';
+import {
+  ConfigError,
+  DEFAULT_TENANT_ID,
+  loadControlPlaneConfig as load,
+} from './control-plane.config.js';
+
+const KEY = { BERTH_API_KEY: 'key-0123456789' };
+const loadControlPlaneConfig = (env: Record<string, string>) => load({ ...KEY, ...env });
 
 describe('loadControlPlaneConfig', () => {
   it('falls back to the defaults for an empty environment', () => {
@@ -10,6 +17,11 @@ describe('loadControlPlaneConfig', () => {
       eventStoreUrl: undefined,
       port: 8080,
       host: '127.0.0.1',
+      tenantKeys: [{ tenantId: DEFAULT_TENANT_ID, key: 'key-0123456789' }],
+      secretsKey: undefined,
+      deploymentPorts: { min: 8200, max: 8999 },
+      publicUrl: undefined,
+      localListener: true,
     });
   });
 
@@ -46,6 +58,11 @@ describe('loadControlPlaneConfig', () => {
       eventStoreUrl: 'esdb://events:2113?tls=false',
       port: 9000,
       host: '0.0.0.0',
+      tenantKeys: [{ tenantId: DEFAULT_TENANT_ID, key: 'key-0123456789' }],
+      secretsKey: undefined,
+      deploymentPorts: { min: 8200, max: 8999 },
+      publicUrl: undefined,
+      localListener: true,
     });
   });
 
@@ -80,4 +97,51 @@ describe('loadControlPlaneConfig', () => {
       expect(load).toThrow(`got "${text}"`);
     },
   );
+
+  it('requires at least one API key', () => {
+    expect(() => load({})).toThrow(/BERTH_API_KEY is not set/);
+  });
+
+  it('gives BERTH_API_KEY to BERTH_TENANT_ID and reads more tenants from BERTH_TENANT_KEYS', () => {
+    const other = '11111111-2222-4333-8444-555555555555';
+    const config = load({
+      BERTH_API_KEY: 'main',
+      BERTH_TENANT_ID: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE',
+      BERTH_TENANT_KEYS: ` ${other}:second , ${other}:third:with:colons`,
+    });
+    expect(config.tenantKeys).toEqual([
+      { tenantId: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee', key: 'main' },
+      { tenantId: other, key: 'second' },
+      { tenantId: other, key: 'third:with:colons' },
+    ]);
+  });
+
+  it.each([['not-a-uuid:key'], ['11111111-2222-4333-8444-555555555555:'], ['nokey']])(
+    'refuses the tenant key entry %j',
+    (entry) => {
+      expect(() => load({ BERTH_TENANT_KEYS: entry })).toThrow(ConfigError);
+    },
+  );
+
+  it('reads the secrets key, the deployment port range and the public URL', () => {
+    const key = Buffer.alloc(32, 7);
+    const config = loadControlPlaneConfig({
+      BERTH_SECRETS_KEY: key.toString('base64'),
+      BERTH_DEPLOYMENT_PORTS: '9100-9199',
+      BERTH_PUBLIC_URL: 'https://berth.example.com/',
+      BERTH_LOCAL_LISTENER: 'false',
+    });
+    expect(config.secretsKey).toEqual(key);
+    expect(config.deploymentPorts).toEqual({ min: 9100, max: 9199 });
+    expect(config.publicUrl).toBe('https://berth.example.com');
+    expect(config.localListener).toBe(false);
+  });
+
+  it.each([
+    ['BERTH_SECRETS_KEY', 'c2hvcnQ='],
+    ['BERTH_DEPLOYMENT_PORTS', '9000'],
+    ['BERTH_DEPLOYMENT_PORTS', '9200-9100'],
+  ])('refuses %s=%j', (name, value) => {
+    expect(() => loadControlPlaneConfig({ [name]: value })).toThrow(ConfigError);
+  });
 });

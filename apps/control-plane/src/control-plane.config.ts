@@ -3,6 +3,14 @@ import { ConfigError, envInteger, envText, PORT_RANGE, type Environment } from '
 
 export { ConfigError };
 
+/** The tenant that BERTH_API_KEY belongs to unless BERTH_TENANT_ID names another. */
+export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000001';
+
+export interface TenantKey {
+  readonly tenantId: string;
+  readonly key: string;
+}
+
 export interface ControlPlaneConfig {
   /** An external PostgreSQL server; without it an embedded one runs in `dataDir`. */
   readonly databaseUrl: string | undefined;
@@ -11,6 +19,68 @@ export interface ControlPlaneConfig {
   readonly eventStoreUrl: string | undefined;
   readonly port: number;
   readonly host: string;
+  /** Every accepted API key and the tenant it acts for. */
+  readonly tenantKeys: readonly TenantKey[];
+  /** Base64 of 32 bytes; without it a key is generated once and kept in `dataDir`. */
+  readonly secretsKey: Buffer | undefined;
+  /** The ports the local listener gives deployments, each keeping its own across revisions. */
+  readonly deploymentPorts: { readonly min: number; readonly max: number };
+  /** The URL clients reach the control plane at, for the upload URLs it issues. */
+  readonly publicUrl: string | undefined;
+  /** Whether this process runs the built-in local listener. */
+  readonly localListener: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function tenantId(name: string, value: string): string {
+  const id = value.toLowerCase();
+  if (!UUID.test(id)) throw new ConfigError(`${name}: "${value}" is not a uuid`);
+  return id;
+}
+
+function tenantKeys(env: Environment): TenantKey[] {
+  const keys: TenantKey[] = [];
+  const main = envText(env.BERTH_API_KEY);
+  if (main) {
+    const id = envText(env.BERTH_TENANT_ID);
+    keys.push({ tenantId: id ? tenantId('BERTH_TENANT_ID', id) : DEFAULT_TENANT_ID, key: main });
+  }
+  for (const entry of (envText(env.BERTH_TENANT_KEYS) ?? '').split(',')) {
+    if (!entry.trim()) continue;
+    const separator = entry.indexOf(':');
+    const key = entry.slice(separator + 1).trim();
+    if (separator < 0 || !key) {
+      throw new ConfigError(
+        'BERTH_TENANT_KEYS must be a comma-separated list of <tenant-uuid>:<key>',
+      );
+    }
+    keys.push({ tenantId: tenantId('BERTH_TENANT_KEYS', entry.slice(0, separator).trim()), key });
+  }
+  if (keys.length === 0) {
+    throw new ConfigError('BERTH_API_KEY is not set (npm start generates one)');
+  }
+  return keys;
+}
+
+function secretsKey(value: string | undefined): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new ConfigError('BERTH_SECRETS_KEY must be base64 of 32 bytes');
+  return key;
+}
+
+function portRange(value: string | undefined): { min: number; max: number } {
+  const text = value ?? '8200-8999';
+  const match = /^(\d+)-(\d+)$/.exec(text);
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2]);
+  if (!match || min < 1 || max > 65535 || min > max) {
+    throw new ConfigError(
+      `BERTH_DEPLOYMENT_PORTS must be a range such as 8200-8999, got "${text}"`,
+    );
+  }
+  return { min, max };
 }
 
 /** The only reader of the environment: everything else gets this object. */
@@ -21,5 +91,10 @@ export function loadControlPlaneConfig(env: Environment = process.env): ControlP
     eventStoreUrl: envText(env.EVENTSTORE_URL),
     port: envInteger('BERTH_CONTROL_PLANE_PORT', env.BERTH_CONTROL_PLANE_PORT, 8080, PORT_RANGE),
     host: envText(env.BERTH_HOST) ?? '127.0.0.1',
+    tenantKeys: tenantKeys(env),
+    secretsKey: secretsKey(envText(env.BERTH_SECRETS_KEY)),
+    deploymentPorts: portRange(envText(env.BERTH_DEPLOYMENT_PORTS)),
+    publicUrl: envText(env.BERTH_PUBLIC_URL)?.replace(/\/+$/, ''),
+    localListener: envText(env.BERTH_LOCAL_LISTENER) !== 'false',
   };
 }

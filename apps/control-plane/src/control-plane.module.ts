@@ -1,18 +1,56 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { EventStore } from '#libs/event-store';
-import { PLATFORM_RESOURCES } from './control-plane.tokens.js';
+import { ReadModelFreshness } from '#libs/persistence';
+import { CONTROL_PLANE_CONFIG, PG_POOL, PLATFORM_RESOURCES } from './control-plane.tokens.js';
+import { DeploymentHistory } from './deployments/deployment-history.js';
+import { DeploymentsController } from './deployments/deployments.controller.js';
+import { DeploymentsService } from './deployments/deployments.service.js';
 import { HealthController } from './health/health.controller.js';
+import { GitHostIntegrations } from './integrations/git-host-integrations.js';
+import { GitHostController } from './integrations/git-host.controller.js';
+import { ListenerDirectory } from './listeners/listener-directory.js';
+import { ListenersController } from './listeners/listeners.controller.js';
+import { RevisionLogs } from './logs/revision-logs.js';
 import type { PlatformResources } from './platform-resources.js';
+import { SecretVault } from './secrets/secret-vault.js';
+import { TracingController } from './tracing/tracing.controller.js';
+import { TracingService, TracingTokens } from './tracing/tracing.service.js';
+import { UploadsController } from './uploads/uploads.controller.js';
+import { UploadStore } from './uploads/upload-store.js';
 
 @Module({})
 export class ControlPlaneModule {
   static forRoot(resources: PlatformResources): DynamicModule {
     return {
       module: ControlPlaneModule,
-      controllers: [HealthController],
+      controllers: [
+        HealthController,
+        DeploymentsController,
+        ListenersController,
+        GitHostController,
+        TracingController,
+        UploadsController,
+      ],
       providers: [
         { provide: PLATFORM_RESOURCES, useValue: resources },
+        { provide: CONTROL_PLANE_CONFIG, useValue: resources.config },
         { provide: EventStore, useValue: resources.eventStore },
+        { provide: DataSource, useValue: resources.dataSource },
+        { provide: PG_POOL, useValue: resources.pool },
+        {
+          provide: ReadModelFreshness,
+          useValue: new ReadModelFreshness(resources.eventStore, resources.runners),
+        },
+        { provide: SecretVault, useValue: resources.vault },
+        { provide: UploadStore, useValue: resources.uploads },
+        { provide: TracingTokens, useValue: resources.tracingTokens },
+        GitHostIntegrations,
+        ListenerDirectory,
+        DeploymentsService,
+        DeploymentHistory,
+        RevisionLogs,
+        TracingService,
       ],
     };
   }

@@ -2,27 +2,61 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createValidationPipe, ProblemFilter } from '#libs/http';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
-import { openPlatformResources } from './platform-resources.js';
+import { LocalListener } from './deployer/local-listener.js';
+import { SourceBuilder } from './deployer/source-builder.js';
+import { buildsDirectory, openPlatformResources } from './platform-resources.js';
+import { identifyCallers } from './tenancy/caller.js';
+import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
+import { UPLOAD_CONTENT_TYPES, UPLOAD_PATH } from './uploads/uploads.controller.js';
+
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+function isPublic(method: string, path: string): boolean {
+  if (method === 'GET' && path === '/ok') return true;
+  if (method === 'PUT' && UPLOAD_PATH.test(path)) return true;
+  return method === 'POST' && TRACING_INGEST_PATH.test(path);
+}
 
 async function main(): Promise<void> {
   const logger = new Logger('berth');
   const config = loadControlPlaneConfig();
-  const resources = await openPlatformResources(config, {
-    onError: (error) => {
-      logger.error(error instanceof Error ? error.message : String(error));
-    },
-  });
+  const onError = (error: unknown): void => {
+    logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  };
+  const resources = await openPlatformResources(config, { onError });
   for (const runner of resources.runners) runner.start();
-
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  // Tarballs stream to disk as they arrive instead of being parsed into memory.
+  adapter.getInstance().addContentTypeParser(UPLOAD_CONTENT_TYPES, (_request, payload, done) => {
+    done(null, payload);
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     ControlPlaneModule.forRoot(resources),
-    new FastifyAdapter(),
+    adapter,
     { logger: ['error', 'warn'] },
   );
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(createValidationPipe());
+  identifyCallers(app.getHttpAdapter().getInstance(), resources.tenants, isPublic);
   await app.listen({ port: config.port, host: config.host });
-
+  const listener = config.localListener
+    ? new LocalListener({
+        config,
+        store: resources.eventStore,
+        pool: resources.pool,
+        serverUrl: resources.database.url,
+        vault: resources.vault,
+        uploads: resources.uploads,
+        builder: new SourceBuilder(buildsDirectory(config)),
+        tenants: resources.tenants,
+        tracing: resources.tracingTokens,
+        onError,
+      })
+    : undefined;
+  listener?.start();
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
@@ -33,6 +67,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
+    await listener?.stop();
     await app.close();
     await resources.close();
     process.exit(0);

@@ -1,27 +1,73 @@
+import { join } from 'node:path';
 import { openPersistence, type AnyProjection, type Persistence } from '#libs/persistence';
 import type { ControlPlaneConfig } from './control-plane.config.js';
+import { DEPLOYMENT_MIGRATIONS } from './deployments/deployment.entity.js';
+import { deploymentsProjection } from './deployments/deployments.projection.js';
+import { LISTENER_MIGRATIONS } from './listeners/listener.entity.js';
+import { listenersProjection } from './listeners/listeners.projection.js';
+import { deriveKey, loadMasterKey } from './secrets/master-key.js';
+import { SECRET_VAULT_MIGRATIONS, SecretVault } from './secrets/secret-vault.js';
 import { STREAM_CATALOG_MIGRATIONS } from './stream-catalog/stream-catalog.migrations.js';
 import { streamCatalogProjection } from './stream-catalog/stream-catalog.projection.js';
+import { TenantDirectory } from './tenancy/tenant-directory.js';
+import { TRACING_MIGRATIONS } from './tracing/tracing.entities.js';
+import { tracingProjectsProjection } from './tracing/tracing-projects.projection.js';
+import { TracingTokens } from './tracing/tracing.service.js';
+import { UploadStore } from './uploads/upload-store.js';
 
-export const PROJECTIONS: readonly AnyProjection[] = [streamCatalogProjection];
+export const PROJECTIONS: readonly AnyProjection[] = [
+  streamCatalogProjection,
+  deploymentsProjection,
+  listenersProjection,
+  tracingProjectsProjection,
+] as AnyProjection[];
 
-export type PlatformResources = Persistence;
+/** The control plane's database, event log, read models and the keys and stores beside them. */
+export type PlatformResources = Persistence & {
+  readonly config: ControlPlaneConfig;
+  readonly vault: SecretVault;
+  readonly uploads: UploadStore;
+  readonly tracingTokens: TracingTokens;
+  readonly tenants: TenantDirectory;
+};
 
 export interface OpenOptions {
   readonly onError: (error: unknown) => void;
 }
 
-/** The control plane's database, event log and read models. */
-export function openPlatformResources(
+export async function openPlatformResources(
   config: ControlPlaneConfig,
   options: OpenOptions,
 ): Promise<PlatformResources> {
-  return openPersistence({
+  const persistence = await openPersistence({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     eventStoreUrl: config.eventStoreUrl,
-    migrations: STREAM_CATALOG_MIGRATIONS,
+    migrations: [
+      ...STREAM_CATALOG_MIGRATIONS,
+      ...DEPLOYMENT_MIGRATIONS,
+      ...LISTENER_MIGRATIONS,
+      ...TRACING_MIGRATIONS,
+      ...SECRET_VAULT_MIGRATIONS,
+    ],
     projections: PROJECTIONS,
     onError: options.onError,
   });
+  try {
+    const masterKey = await loadMasterKey(config.secretsKey, config.dataDir);
+    return {
+      ...persistence,
+      config,
+      vault: new SecretVault(persistence.pool, masterKey),
+      uploads: new UploadStore(config.dataDir, deriveKey(masterKey, 'upload-url')),
+      tracingTokens: new TracingTokens(deriveKey(masterKey, 'tracing-token')),
+      tenants: new TenantDirectory(config.tenantKeys),
+    };
+  } catch (error) {
+    await persistence.close();
+    throw error;
+  }
 }
+
+export const buildsDirectory = (config: ControlPlaneConfig): string =>
+  join(config.dataDir, 'builds');

@@ -34,6 +34,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   streamId: string,
   decider: Decider<State, Command, Event>,
   command: Command,
+  /** Stored with every event the command appends (who caused it, for an audit trail). */
+  metadata?: JsonObject,
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt += 1) {
     const stored = await store.readStream(streamId);
@@ -48,7 +50,12 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     try {
       const appended = await store.append(
         streamId,
-        events.map((event) => ({ eventId: uuidv7(), type: event.type, data: event.data })),
+        events.map((event) => ({
+          eventId: uuidv7(),
+          type: event.type,
+          data: event.data,
+          metadata,
+        })),
         { expectedPosition: last ? last.streamPosition : 'no_stream' },
       );
       return { state, events, appended };

@@ -3,7 +3,9 @@ import { ValidationFailedError, type ValidationIssue } from './validation-failed
 
 function issuesOf(errors: ValidationError[], path: (string | number)[]): ValidationIssue[] {
   return errors.flatMap((error) => {
-    const loc = [...path, error.property];
+    // class-validator names an array element by its index as a string; loc keeps it a number.
+    const step = /^\d+$/.test(error.property) ? Number(error.property) : error.property;
+    const loc = [...path, step];
     const own = Object.entries(error.constraints ?? {}).map(([type, msg]) => ({ loc, msg, type }));
     return [...own, ...issuesOf(error.children ?? [], loc)];
   });

@@ -1,0 +1,51 @@
+import { EntitySchema } from 'typeorm';
+import type { Migration } from '#libs/event-store';
+import type { DeploymentState } from './deployment.state.js';
+
+export type DeploymentRow = {
+  deployment_id: string;
+  tenant_id: string;
+  name: string;
+  status: string;
+  deployment_type: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** The whole folded state; responses are derived from it. */
+  state: DeploymentState;
+};
+
+export const DeploymentEntity = new EntitySchema<DeploymentRow>({
+  name: 'deployments',
+  tableName: 'deployments',
+  columns: {
+    deployment_id: { type: 'uuid', primary: true },
+    tenant_id: { type: 'uuid' },
+    name: { type: 'text' },
+    status: { type: 'text' },
+    deployment_type: { type: 'text', nullable: true },
+    created_at: { type: 'timestamptz' },
+    updated_at: { type: 'timestamptz' },
+    state: { type: 'jsonb' },
+  },
+});
+
+export const DEPLOYMENT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1101,
+    name: 'deployments',
+    sql: `
+      create table deployments (
+        deployment_id uuid primary key,
+        tenant_id uuid not null,
+        name text not null,
+        status text not null,
+        deployment_type text,
+        created_at timestamptz not null,
+        updated_at timestamptz not null,
+        state jsonb not null
+      );
+      create index deployments_tenant_created on deployments (tenant_id, created_at desc);
+      create index deployments_tenant_name on deployments (tenant_id, name);
+    `,
+  },
+];

@@ -1,0 +1,205 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IsIn, IsOptional } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { sendSse } from '#libs/http';
+import type { ControlPlaneConfig } from '../control-plane.config.js';
+import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
+import { LOG_TYPES, type LogType } from '../logs/revision-log.js';
+import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
+import { CurrentCaller } from '../tenancy/caller.js';
+import type { Caller } from '../tenancy/tenant-directory.js';
+import type { IssuedUpload } from '../uploads/upload-store.js';
+import { DeploymentHistory, type HistoryEntry } from './deployment-history.js';
+import {
+  CreateDeploymentDto,
+  ListDeploymentsQueryDto,
+  ListRevisionsQueryDto,
+  PatchDeploymentDto,
+} from './deployments.dto.js';
+import { DeploymentsService, type Page } from './deployments.service.js';
+
+export class LogsQueryDto {
+  @IsOptional()
+  @IsIn(LOG_TYPES)
+  type?: LogType;
+
+  @IsOptional()
+  @Transform(({ value }) => value === true || value === 'true' || value === '1')
+  follow?: boolean;
+}
+
+const id = new ParseUUIDPipe();
+
+/** The base URL clients reached this server at, for the upload URLs it hands out. */
+export function baseUrlOf(request: FastifyRequest, configured: string | undefined): string {
+  return configured ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+}
+
+@Controller()
+export class DeploymentsController {
+  constructor(
+    private readonly deployments: DeploymentsService,
+    private readonly history: DeploymentHistory,
+    private readonly logs: RevisionLogs,
+    @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
+  ) {}
+
+  @Post('v2/deployments')
+  @HttpCode(201)
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateDeploymentDto): Promise<object> {
+    return this.deployments.create(caller, body);
+  }
+
+  @Get('v2/deployments')
+  list(@CurrentCaller() caller: Caller, @Query() query: ListDeploymentsQueryDto): Promise<Page> {
+    return this.deployments.list(caller, query);
+  }
+
+  @Get('v2/deployments/:deployment_id')
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+  ): Promise<object> {
+    return this.deployments.get(caller, deploymentId);
+  }
+
+  @Patch('v2/deployments/:deployment_id')
+  patch(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Body() body: PatchDeploymentDto,
+  ): Promise<object> {
+    return this.deployments.patch(caller, deploymentId, body);
+  }
+
+  @Delete('v2/deployments/:deployment_id')
+  @HttpCode(204)
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+  ): Promise<void> {
+    await this.deployments.remove(caller, deploymentId);
+  }
+
+  @Get('v2/deployments/:deployment_id/history')
+  auditHistory(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+  ): Promise<{ resources: HistoryEntry[] }> {
+    return this.history.of(caller, deploymentId);
+  }
+
+  @Get('v2/deployments/:deployment_id/revisions')
+  revisions(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Query() query: ListRevisionsQueryDto,
+  ): Promise<Page> {
+    return this.deployments.revisions(caller, deploymentId, query);
+  }
+
+  @Get('v2/deployments/:deployment_id/revisions/:revision_id')
+  revision(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Param('revision_id', id) revisionId: string,
+  ): Promise<object> {
+    return this.deployments.revision(caller, deploymentId, revisionId);
+  }
+
+  @Post('v2/deployments/:deployment_id/revisions/:revision_id/redeploy')
+  redeploy(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Param('revision_id', id) revisionId: string,
+  ): Promise<object> {
+    return this.deployments.redeploy(caller, deploymentId, revisionId);
+  }
+
+  @Get('v2/deployments/:deployment_id/revisions/:revision_id/logs')
+  async revisionLogs(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Param('revision_id', id) revisionId: string,
+    @Query() query: LogsQueryDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.deployments.revision(caller, deploymentId, revisionId);
+    await this.sendLogs(revisionId, query, reply);
+  }
+
+  /** The logs of the active revision, or of the latest one when none is active yet. */
+  @Get('v2/deployments/:deployment_id/logs')
+  async deploymentLogs(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Query() query: LogsQueryDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const state = await this.deployments.stateOf(caller, deploymentId);
+    const revisionId = state.active_revision_id ?? state.latest_revision_id;
+    if (!revisionId) {
+      await reply.send({ revision_id: null, resources: [] });
+      return;
+    }
+    await this.sendLogs(revisionId, query, reply);
+  }
+
+  @Post('v2/deployments/:deployment_id/upload-url')
+  uploadUrl(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<IssuedUpload> {
+    return this.deployments.issueUpload(
+      caller,
+      deploymentId,
+      baseUrlOf(request, this.config.publicUrl),
+    );
+  }
+
+  @Post('deployments/:deployment_id/upload-url')
+  uploadUrlUnversioned(
+    @CurrentCaller() caller: Caller,
+    @Param('deployment_id', id) deploymentId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<IssuedUpload> {
+    return this.uploadUrl(caller, deploymentId, request);
+  }
+
+  private async sendLogs(
+    revisionId: string,
+    query: LogsQueryDto,
+    reply: FastifyReply,
+  ): Promise<void> {
+    if (!query.follow) {
+      const resources = await this.logs.read(revisionId, query.type);
+      await reply.send({ revision_id: revisionId, resources });
+      return;
+    }
+    const disconnect = new AbortController();
+    const records = async function* (lines: AsyncIterable<LogRecord>) {
+      for await (const line of lines) yield { id: line.id, event: 'log', data: line };
+    };
+    await sendSse(reply, records(this.logs.follow(revisionId, query.type, disconnect.signal)), {
+      headers: { 'x-revision-id': revisionId },
+      heartbeatMs: 10_000,
+      disconnect,
+    });
+  }
+}

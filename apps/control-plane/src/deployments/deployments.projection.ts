@@ -1,0 +1,36 @@
+import type { Projection, RecordedEvent } from '#libs/event-store';
+import { evolveDeployment, initialDeploymentState } from './deployment.decider.js';
+import { DEPLOYMENT_STREAM_PREFIX, type DeploymentEvent } from './deployment.events.js';
+import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
+
+export function rowOf(state: DeploymentRow['state']): DeploymentRow | undefined {
+  if (!state.exists || state.deleted || !state.deployment_id || !state.tenant_id) return undefined;
+  return {
+    deployment_id: state.deployment_id,
+    tenant_id: state.tenant_id,
+    name: state.name,
+    status: state.status,
+    deployment_type: state.source_config.deployment_type,
+    created_at: new Date(state.created_at),
+    updated_at: new Date(state.updated_at),
+    state,
+  };
+}
+
+/** One row per live deployment, holding its folded state; a deleted deployment's row goes. */
+export const deploymentsProjection: Projection<DeploymentRow> = {
+  name: 'deployments',
+  entity: DeploymentEntity,
+  key: 'deployment_id',
+  keyOf: (event: RecordedEvent) =>
+    event.streamId.startsWith(DEPLOYMENT_STREAM_PREFIX)
+      ? event.streamId.slice(DEPLOYMENT_STREAM_PREFIX.length)
+      : undefined,
+  evolve: (row, event) =>
+    rowOf(
+      evolveDeployment(row?.state ?? initialDeploymentState, {
+        type: event.type,
+        data: event.data,
+      } as DeploymentEvent),
+    ),
+};

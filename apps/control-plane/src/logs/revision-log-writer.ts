@@ -1,0 +1,69 @@
+import { EventStore, uuidv7 } from '#libs/event-store';
+import {
+  REVISION_LOG_EVENT,
+  revisionLogStream,
+  type LogLine,
+  type LogType,
+} from './revision-log.js';
+
+const FLUSH_MS = 100;
+const MAX_LINE = 8192;
+const MASK = '********';
+
+/**
+ * Collects a revision's build and deploy output and appends it to the revision's log stream in
+ * batches. Known secret values are masked before anything is stored.
+ */
+export class RevisionLogWriter {
+  private pending: LogLine[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly secrets: string[];
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly revisionId: string,
+    secretValues: readonly string[],
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.secrets = secretValues
+      .filter((value) => value.length >= 4)
+      .sort((a, b) => b.length - a.length);
+  }
+
+  write(type: LogType, message: string): void {
+    for (const line of message.replace(/\r/g, '').split('\n')) {
+      if (!line.trim()) continue;
+      this.pending.push({ timestamp: new Date().toISOString(), type, message: this.mask(line) });
+    }
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Appends what is pending; resolves when everything written so far is stored. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const lines = this.pending.splice(0);
+    if (lines.length > 0) {
+      this.flushing = this.flushing.then(() =>
+        this.store
+          .append(revisionLogStream(this.revisionId), [
+            { eventId: uuidv7(), type: REVISION_LOG_EVENT, data: { lines } },
+          ])
+          .then(
+            () => undefined,
+            (error: unknown) => {
+              this.onError(error);
+            },
+          ),
+      );
+    }
+    return this.flushing;
+  }
+
+  private mask(line: string): string {
+    let masked = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+    for (const secret of this.secrets) masked = masked.split(secret).join(MASK);
+    return masked;
+  }
+}

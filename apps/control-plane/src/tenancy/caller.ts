@@ -1,0 +1,42 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { presentedKey } from '#libs/http';
+import type { Caller, TenantDirectory } from './tenant-directory.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+/**
+ * Every request but the public ones must carry a tenant's key (x-api-key or a bearer token);
+ * the caller it identifies travels with the request.
+ */
+export function identifyCallers(
+  app: FastifyInstance,
+  directory: TenantDirectory,
+  isPublic: (method: string, path: string) => boolean,
+): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isPublic(request.method, request.url.split('?')[0] ?? '')) return undefined;
+    const key = presentedKey(request);
+    if (key === undefined) {
+      await reply.status(401).send({ detail: 'Missing API key: send it in the X-Api-Key header' });
+      return reply;
+    }
+    const caller = directory.identify(key);
+    if (!caller) {
+      await reply.status(401).send({ detail: 'Invalid API key' });
+      return reply;
+    }
+    request.caller = caller;
+    return undefined;
+  });
+}
+
+export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const caller = context.switchToHttp().getRequest<FastifyRequest>().caller;
+  if (!caller) throw new Error('A route that needs a caller was served without one');
+  return caller;
+});

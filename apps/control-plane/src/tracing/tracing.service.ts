@@ -1,0 +1,97 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type pg from 'pg';
+import { DataSource, type Repository } from 'typeorm';
+import { notFound } from '#libs/http';
+import { ReadModelFreshness } from '#libs/persistence';
+import { PG_POOL } from '../control-plane.tokens.js';
+import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';
+
+export type TracedRun = {
+  run_id: string;
+  thread_id: string | null;
+  assistant_id: string | null;
+  status: string;
+  attempt: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};
+
+export class TracingTokens {
+  constructor(private readonly key: Buffer) {}
+
+  /** The token a deployment's runtime presents to record runs in its project, and only there. */
+  tokenOf(projectId: string): string {
+    return createHmac('sha256', this.key).update(projectId).digest('hex');
+  }
+
+  accepts(projectId: string, token: string): boolean {
+    const expected = Buffer.from(this.tokenOf(projectId), 'hex');
+    const given = Buffer.from(token, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+@Injectable()
+export class TracingService {
+  private readonly projects: Repository<TracingProjectRow>;
+
+  constructor(
+    dataSource: DataSource,
+    @Inject(PG_POOL) private readonly pool: pg.Pool,
+    private readonly freshness: ReadModelFreshness,
+  ) {
+    this.projects = dataSource.getRepository(TracingProjectEntity);
+  }
+
+  async list(tenantId: string, limit: number, offset: number): Promise<object[]> {
+    await this.freshness.catchUp('tracing_projects');
+    const { rows } = await this.pool.query<Record<string, unknown>>(
+      `select p.project_id as id, p.name, p.deployment_id, p.created_at, p.deployment_deleted_at,
+              (select count(*)::int from traced_runs r where r.project_id = p.project_id) as run_count
+         from tracing_projects p where p.tenant_id = $1
+        order by p.created_at desc, p.project_id desc limit $2 offset $3`,
+      [tenantId, limit, offset],
+    );
+    return rows;
+  }
+
+  async runs(
+    tenantId: string,
+    projectId: string,
+    limit: number,
+    offset: number,
+  ): Promise<TracedRun[]> {
+    await this.freshness.catchUp('tracing_projects');
+    const project = await this.projects.findOneBy({ project_id: projectId });
+    if (!project || project.tenant_id !== tenantId) {
+      throw notFound(`Tracing project ${projectId} not found`);
+    }
+    const { rows } = await this.pool.query<TracedRun>(
+      `select run_id, thread_id, assistant_id, status, attempt, created_at, started_at, finished_at
+         from traced_runs where project_id = $1
+        order by created_at desc, run_id desc limit $2 offset $3`,
+      [projectId, limit, offset],
+    );
+    return rows;
+  }
+
+  /** Idempotent: a run reported again (a retried POST, a later attempt) updates its record. */
+  async record(projectId: string, runs: readonly TracedRun[]): Promise<number> {
+    if (runs.length === 0) return 0;
+    await this.pool.query(
+      `insert into traced_runs
+         (run_id, project_id, thread_id, assistant_id, status, attempt, created_at, started_at, finished_at)
+       select r.run_id, $1, r.thread_id, r.assistant_id, r.status, r.attempt, r.created_at, r.started_at, r.finished_at
+         from jsonb_to_recordset($2::jsonb) as r(
+           run_id uuid, thread_id uuid, assistant_id text, status text, attempt int,
+           created_at timestamptz, started_at timestamptz, finished_at timestamptz)
+       on conflict (run_id) do update set
+         status = excluded.status, attempt = excluded.attempt, started_at = excluded.started_at,
+         finished_at = excluded.finished_at, received_at = now()`,
+      [projectId, JSON.stringify(runs)],
+    );
+    return runs.length;
+  }
+}

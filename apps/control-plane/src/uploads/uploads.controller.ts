@@ -1,0 +1,42 @@
+import { Controller, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { DomainError } from '#libs/http';
+import { UploadStore, type ReceivedUpload } from './upload-store.js';
+
+/** Uploads authenticate with the signature in their URL, not with an API key. */
+export const UPLOAD_PATH = /^\/v2\/uploads\/[^/]+\/[^/]+$/;
+export const UPLOAD_CONTENT_TYPES = [
+  'application/gzip',
+  'application/x-gzip',
+  'application/octet-stream',
+  'application/x-tar',
+];
+
+@Controller('v2/uploads')
+export class UploadsController {
+  constructor(private readonly uploads: UploadStore) {}
+
+  @Put(':deployment_id/:file')
+  @HttpCode(200)
+  async put(
+    @Param('deployment_id') deploymentId: string,
+    @Param('file') file: string,
+    @Query('expires') expires: string | undefined,
+    @Query('signature') signature: string | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<ReceivedUpload> {
+    const objectPath = `uploads/${deploymentId}/${file}`;
+    if (
+      !expires ||
+      !signature ||
+      !this.uploads.verify(objectPath, expires, signature, new Date())
+    ) {
+      throw new DomainError(
+        'unauthorized',
+        'The upload URL is invalid or has expired: ask POST /v2/deployments/{id}/upload-url for a new one',
+      );
+    }
+    return this.uploads.receive(objectPath, request.body as Readable);
+  }
+}
