@@ -123,6 +123,7 @@ export class DeploymentsController {
   }
 
   @Post('v2/deployments/:deployment_id/revisions/:revision_id/redeploy')
+  @HttpCode(200)
   redeploy(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
@@ -161,6 +162,7 @@ export class DeploymentsController {
   }
 
   @Post('v2/deployments/:deployment_id/upload-url')
+  @HttpCode(200)
   uploadUrl(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
@@ -174,6 +176,7 @@ export class DeploymentsController {
   }
 
   @Post('deployments/:deployment_id/upload-url')
+  @HttpCode(200)
   uploadUrlUnversioned(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Client } from '@langchain/langgraph-sdk';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { packDirectory } from '#libs/source-archive';
+import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import {
+  createSourceDeployment,
+  patchSource,
+  revisionLogs,
+  waitForRevision,
+  type Deployment,
+} from '../../support/deployment-flow.js';
+
+jest.setTimeout(240_000);
+
+async function readSecret(url: string, apiKey: string, name: string): Promise<unknown> {
+  const client = new Client({ apiUrl: url, apiKey });
+  const values = (await client.runs.wait(null, 'env', { input: { name } })) as { value?: unknown };
+  return values.value;
+}
+
+/** The port the runtime of a revision listened on, as its deploy log says. */
+async function runtimePortOf(
+  cp: ControlPlaneProcess,
+  deploymentId: string,
+  revisionId: string,
+): Promise<number> {
+  const lines = await revisionLogs(cp, deploymentId, revisionId, 'deploy');
+  const port = lines.map((line) => /on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[1]).find(Boolean);
+  if (!port) throw new Error(`No runtime port in the deploy log:\n${lines.join('\n')}`);
+  return Number(port);
+}
+
+const answers = (port: number): Promise<boolean> =>
+  fetch(`http://127.0.0.1:${port}/ok`).then(
+    () => true,
+    () => false,
+  );
+
+describe('deploying an uploaded source with the local listener', () => {
+  let cp: ControlPlaneProcess;
+  let app: AppFixture;
+  let archive: Buffer;
+  let deployment: Deployment;
+  let url: string;
+  const revisions: string[] = [];
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    app = await exampleAppWithEnvGraph();
+    archive = (await packDirectory(app.dir)).archive;
+  });
+
+  afterAll(async () => {
+    await cp.dispose();
+    await app.remove();
+  });
+
+  it('creates the deployment, builds the upload and serves it at its own URL', async () => {
+    deployment = await createSourceDeployment(cp, 'lifecycle', [
+      { name: 'GREETING', value: 'hello-v1' },
+    ]);
+    expect(deployment.latest_revision_id).toBeNull();
+    const patched = await patchSource(cp, deployment.id, archive);
+    const revisionId = patched.latest_revision_id ?? '';
+    revisions.push(revisionId);
+    const revision = await waitForRevision(cp, deployment.id, revisionId);
+    expect(revision.status).toBe('DEPLOYED');
+
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(body.status).toBe('READY');
+    expect(body.active_revision_id).toBe(revisionId);
+    url = body.source_config.custom_url ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
+
+    const build = await revisionLogs(cp, deployment.id, revisionId, 'build');
+    expect(build.join('\n')).toMatch(/Installing dependencies: npm install/);
+    expect(build.join('\n')).not.toContain('hello-v1');
+  });
+
+  it('records the runs of the deployment in its tracing project', async () => {
+    const projects = await cp.api<{
+      resources: { id: string; name: string; deployment_id: string }[];
+    }>('GET', '/v1/tracing-projects');
+    const project = projects.body.resources.find((p) => p.deployment_id === deployment.id);
+    expect(project?.name).toBe('lifecycle');
+    const deadline = Date.now() + 10_000;
+    let runs: { status: string; finished_at: string | null }[] = [];
+    while (runs.length === 0 && Date.now() < deadline) {
+      runs = (
+        await cp.api<{ resources: typeof runs }>(
+          'GET',
+          `/v1/tracing-projects/${project?.id ?? ''}/runs`,
+        )
+      ).body.resources;
+      if (runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(runs[0]).toMatchObject({ status: 'success' });
+    expect(runs[0]?.finished_at).toEqual(expect.any(String));
+  });
+
+  it('deploys new secrets as a new revision, switches the URL to it, and stops the old process', async () => {
+    const oldPort = await runtimePortOf(cp, deployment.id, revisions[0] ?? '');
+    expect(await answers(oldPort)).toBe(true);
+    const patched = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+      secrets: [{ name: 'GREETING', value: 'hello-v2' }],
+    });
+    expect(patched.status).toBe(200);
+    const revisionId = patched.body.latest_revision_id ?? '';
+    expect(revisionId).not.toBe(revisions[0]);
+    revisions.push(revisionId);
+    expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
+
+    expect(patched.body.source_config.custom_url).toBe(url);
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+    expect(await answers(oldPort)).toBe(false);
+    const build = await revisionLogs(cp, deployment.id, revisionId, 'build');
+    expect(build.join('\n')).toMatch(/reusing the installed node_modules/);
+  });
+
+  it('ends a broken tarball BUILD_FAILED with the reason in its logs, and the previous revision keeps serving', async () => {
+    const broken = gzipSync(
+      Buffer.from('this is not a tar archive, only gzip around text'.repeat(20)),
+    );
+    const patched = await patchSource(cp, deployment.id, broken);
+    const revisionId = patched.latest_revision_id ?? '';
+    const revision = await waitForRevision(cp, deployment.id, revisionId);
+    expect(revision.status).toBe('BUILD_FAILED');
+    expect(revision.status_message).toEqual(expect.any(String));
+    expect((await revisionLogs(cp, deployment.id, revisionId, 'build')).join('\n')).toMatch(
+      /Build failed/,
+    );
+
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(body.active_revision_id).toBe(revisions[1]);
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+  });
+
+  it('ends a revision whose runtime cannot start DEPLOY_FAILED, and the previous revision keeps serving', async () => {
+    const broken = await exampleAppWithEnvGraph();
+    try {
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(`${broken.dir}/src/env.ts`, "throw new Error('this graph fails to load');\n");
+      const patched = await patchSource(
+        cp,
+        deployment.id,
+        (await packDirectory(broken.dir)).archive,
+      );
+      const revisionId = patched.latest_revision_id ?? '';
+      const revision = await waitForRevision(cp, deployment.id, revisionId);
+      expect(revision.status).toBe('DEPLOY_FAILED');
+      expect((await revisionLogs(cp, deployment.id, revisionId, 'deploy')).join('\n')).toMatch(
+        /this graph fails to load/,
+      );
+    } finally {
+      await broken.remove();
+    }
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+  });
+
+  it('redeploys an earlier revision from its kept build, with its own secrets', async () => {
+    const first = revisions[0] ?? '';
+    const redeployed = await cp.api<{ id: string; status: string }>(
+      'POST',
+      `/v2/deployments/${deployment.id}/revisions/${first}/redeploy`,
+    );
+    expect(redeployed.status).toBe(200);
+    expect(redeployed.body).toMatchObject({ id: first, status: 'QUEUED' });
+    expect((await waitForRevision(cp, deployment.id, first)).status).toBe('DEPLOYED');
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(body.active_revision_id).toBe(first);
+    expect(body.latest_revision_id).not.toBe(first);
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
+    expect((await revisionLogs(cp, deployment.id, first, 'build')).join('\n')).toMatch(
+      /kept: deploying it without rebuilding/,
+    );
+  });
+
+  it('keeps the whole story in the audit history', async () => {
+    const { body } = await cp.api<{
+      resources: {
+        seq: number;
+        event: string;
+        revision_id: string | null;
+        actor: { kind: string } | null;
+        changes: Record<string, unknown>;
+      }[];
+    }>('GET', `/v2/deployments/${deployment.id}/history`);
+    const entries = body.resources;
+    expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index));
+    expect(entries[0]?.event).toBe('DeploymentCreated');
+    const statusesOf = (revisionId: string | undefined): unknown[] =>
+      entries
+        .filter(
+          (entry) => entry.event === 'RevisionStatusChanged' && entry.revision_id === revisionId,
+        )
+        .map((entry) => entry.changes.status);
+    expect(statusesOf(revisions[1])).toEqual([
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+    expect(statusesOf(revisions[0])).toEqual([
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+    const kinds = new Set(entries.map((entry) => entry.actor?.kind));
+    expect(kinds).toEqual(new Set(['api_key', 'listener']));
+    expect(entries.map((entry) => entry.event)).toEqual(
+      expect.arrayContaining(['RevisionRedeployRequested', 'RevisionActivated', 'UploadUrlIssued']),
+    );
+    expect(JSON.stringify(body)).not.toMatch(/hello-v[12]/);
+  });
+
+  it('tears the deployment down on DELETE: its URL, its database and its row go; its history stays', async () => {
+    const port = Number(new URL(url).port);
+    expect((await cp.api('DELETE', `/v2/deployments/${deployment.id}`)).status).toBe(204);
+    const deadline = Date.now() + 30_000;
+    let status = 200;
+    while (status !== 404 && Date.now() < deadline) {
+      status = (await cp.api('GET', `/v2/deployments/${deployment.id}`)).status;
+      if (status !== 404) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(404);
+    expect(await answers(port)).toBe(false);
+    const history = await cp.api<{
+      resources: { event: string; changes: { database?: string } }[];
+    }>('GET', `/v2/deployments/${deployment.id}/history`);
+    expect(history.body.resources.at(-1)?.event).toBe('DeploymentDeleted');
+    const database = history.body.resources.find((e) => e.event === 'DeploymentUrlAssigned')
+      ?.changes.database;
+    expect(database).toMatch(/^berth_deployment_/);
+    const client = new pg.Client({ connectionString: cp.databaseUrl });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [
+        database,
+      ]);
+      expect(rowCount).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Client } from '@langchain/langgraph-sdk';
+import { packDirectory } from '#libs/source-archive';
+import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import {
+  createSourceDeployment,
+  patchSource,
+  revisionLogs,
+  waitForRevision,
+  waitForStatus,
+  type Deployment,
+} from '../../support/deployment-flow.js';
+
+jest.setTimeout(240_000);
+
+async function readSecret(url: string, apiKey: string, name: string): Promise<unknown> {
+  const client = new Client({ apiUrl: url, apiKey });
+  const values = (await client.runs.wait(null, 'env', { input: { name } })) as { value?: unknown };
+  return values.value;
+}
+
+describe('a control plane stopped in the middle of a build', () => {
+  let cp: ControlPlaneProcess;
+  let app: AppFixture;
+  let deployment: Deployment;
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    app = await exampleAppWithEnvGraph();
+  });
+
+  afterAll(async () => {
+    await cp.dispose();
+    await app.remove();
+  });
+
+  it('builds the revision again after a SIGKILL and a restart, and serves the active one again', async () => {
+    deployment = await createSourceDeployment(cp, 'recovery', [
+      { name: 'GREETING', value: 'first' },
+    ]);
+    const archive = (await packDirectory(app.dir)).archive;
+    const first = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deployment.id, first)).status).toBe('DEPLOYED');
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    const url = body.source_config.custom_url ?? '';
+
+    // A build command that takes long enough to be caught in BUILDING.
+    const slow = await patchSource(cp, deployment.id, archive, {
+      source_config: { build_command: 'sleep 4' },
+      secrets: [{ name: 'GREETING', value: 'second' }],
+    });
+    const second = slow.latest_revision_id ?? '';
+    await waitForStatus(cp, deployment.id, second, 'BUILDING');
+    await cp.kill();
+
+    // Its runtime processes stop with it: the deployment's URL goes quiet.
+    const deadline = Date.now() + 20_000;
+    let up = true;
+    while (up && Date.now() < deadline) {
+      up = await fetch(`${url}/ok`).then(
+        () => true,
+        () => false,
+      );
+      if (up) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(up).toBe(false);
+
+    cp = await restartControlPlane(cp);
+
+    const revision = await waitForRevision(cp, deployment.id, second);
+    expect(revision.status).toBe('DEPLOYED');
+    const build = (await revisionLogs(cp, deployment.id, second, 'build')).join('\n');
+    expect(build).toMatch(
+      /control plane stopped while this revision was BUILDING; building it again/,
+    );
+    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('second');
+
+    const history = await cp.api<{
+      resources: { event: string; revision_id: string | null; changes: { status?: string } }[];
+    }>('GET', `/v2/deployments/${deployment.id}/history`);
+    const statuses = history.body.resources
+      .filter((entry) => entry.event === 'RevisionStatusChanged' && entry.revision_id === second)
+      .map((entry) => entry.changes.status);
+    expect(statuses).toEqual([
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+  });
+
+  it('starts the active revision again when the control plane restarts with nothing in progress', async () => {
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    const url = body.source_config.custom_url ?? '';
+    await cp.stop();
+    cp = await restartControlPlane(cp);
+    const deadline = Date.now() + 60_000;
+    let value: unknown;
+    while (value === undefined && Date.now() < deadline) {
+      value = await readSecret(url, cp.apiKey, 'GREETING').catch(() => undefined);
+      if (value === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(value).toBe('second');
+    const after = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(after.body.active_revision_id).toBe(body.active_revision_id);
+    expect(after.body.latest_revision_id).toBe(body.latest_revision_id);
+  });
+});

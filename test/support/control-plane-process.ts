@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from './free-port.js';
+import pg from 'pg';
+import { dropDatabase } from '#libs/database';
+import { createTestDatabase } from './test-database.js';
+
+const CONTROL_PLANE_MAIN = resolve('dist/apps/control-plane/src/main.js');
+const START_TIMEOUT_MS = 60_000;
+export const TEST_API_KEY = 'cp-test-key-0123456789';
+export const TEST_TENANT_ID = '00000000-0000-4000-8000-000000000001';
+export const OTHER_TENANT_ID = '22222222-2222-4222-8222-222222222222';
+export const OTHER_TENANT_KEY = 'cp-other-tenant-key-0123456789';
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+}
+
+export interface ControlPlaneProcess {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string;
+  readonly child: ChildProcess;
+  output(): string;
+  /** A JSON request with the test tenant's key (or the one given; null sends none). */
+  api<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string | null,
+  ): Promise<ApiResponse<T>>;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait: no chance to clean up. */
+  kill(): Promise<void>;
+  /** Removes what it made: deployment databases, its database, its data directory. */
+  removeState(): Promise<void>;
+  /** Stops it and removes its state. */
+  dispose(): Promise<void>;
+}
+
+export interface ControlPlaneOptions {
+  /** Reuse a data directory and database, as a restart does. */
+  readonly dataDir?: string;
+  readonly databaseUrl?: string;
+  readonly port?: number;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** The built control plane (`npm test` builds first) as a real process on a real port. */
+export async function startControlPlane(
+  options: ControlPlaneOptions = {},
+): Promise<ControlPlaneProcess> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'berth-cp-')));
+  const database = options.databaseUrl ? undefined : await createTestDatabase('cp');
+  const databaseUrl = options.databaseUrl ?? database?.url ?? '';
+  const base = 20_000 + Math.floor(Math.random() * 90) * 100;
+  const child = spawn(process.execPath, [CONTROL_PLANE_MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      BERTH_DATA_DIR: dataDir,
+      BERTH_API_KEY: TEST_API_KEY,
+      BERTH_TENANT_KEYS: `${OTHER_TENANT_ID}:${OTHER_TENANT_KEY}`,
+      BERTH_CONTROL_PLANE_PORT: String(port),
+      BERTH_HOST: '127.0.0.1',
+      BERTH_DEPLOYMENT_PORTS: `${base}-${base + 99}`,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(child, url, () => output);
+  const exited = (): Promise<unknown> =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+  const removeState = async (): Promise<void> => {
+    await dropDeploymentDatabases(databaseUrl);
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const stop = async (): Promise<void> => {
+    const done = exited();
+    child.kill('SIGTERM');
+    await done;
+  };
+  return {
+    url,
+    apiKey: TEST_API_KEY,
+    port,
+    dataDir,
+    databaseUrl,
+    child,
+    output: () => output,
+    api: async <T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      key: string | null = TEST_API_KEY,
+    ) => {
+      const headers: Record<string, string> = {};
+      if (key !== null) headers['x-api-key'] = key;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+    },
+    stop,
+    kill: async () => {
+      const done = exited();
+      child.kill('SIGKILL');
+      await done;
+    },
+    removeState,
+    dispose: async () => {
+      await stop();
+      await removeState();
+    },
+  };
+}
+
+/**
+ * A new process on the stopped one's data directory, database and port, as after a restart;
+ * it takes over removing that state.
+ */
+export async function restartControlPlane(
+  previous: ControlPlaneProcess,
+): Promise<ControlPlaneProcess> {
+  const next = await startControlPlane({
+    dataDir: previous.dataDir,
+    databaseUrl: previous.databaseUrl,
+    port: previous.port,
+  });
+  const removeState = previous.removeState;
+  return {
+    ...next,
+    removeState,
+    dispose: async () => {
+      await next.stop();
+      await removeState();
+    },
+  };
+}
+
+/** Deployments a test left behind still have their own databases on the server. */
+async function dropDeploymentDatabases(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string | null }>(
+      "select state->>'database' as name from deployments",
+    );
+    for (const { name } of rows) if (name) await dropDatabase(databaseUrl, name);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The control plane exited with ${child.exitCode}:\n${output()}`);
+    }
+    const ready = await fetch(`${url}/ok`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(
+    `The control plane did not answer GET /ok within ${START_TIMEOUT_MS} ms:\n${output()}`,
+  );
+}
