@@ -109,7 +109,7 @@ export async function startControlPlane(
       path: string,
       body?: unknown,
       key: string | null = TEST_API_KEY,
-    ) => {
+    ): Promise<ApiResponse<T>> => {
       const headers: Record<string, string> = {};
       if (key !== null) headers['x-api-key'] = key;
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -147,7 +147,7 @@ export async function restartControlPlane(
     databaseUrl: previous.databaseUrl,
     port: previous.port,
   });
-  const removeState = previous.removeState;
+  const removeState = (): Promise<void> => previous.removeState();
   return {
     ...next,
     removeState,

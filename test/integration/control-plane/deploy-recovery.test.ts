@@ -3,6 +3,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import { packDirectory } from '#libs/source-archive';
 import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
 import {
+  restartControlPlane,
   startControlPlane,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';

@@ -150,6 +150,15 @@ function withRevision(
   );
 }
 
+/** Why a new revision waits: nothing on this machine runs container images. */
+function queuedMessage(state: DeploymentState, source: DeploymentSource): string | null {
+  if (source !== 'external_container') return null;
+  return (
+    `waiting for the cluster listener ${state.source_config.listener_id ?? ''} to pick it up: ` +
+    'this control plane does not run container images itself'
+  );
+}
+
 function evolveEvent(state: DeploymentState, event: DeploymentEvent): DeploymentState {
   switch (event.type) {
     case 'DeploymentCreated': {
@@ -195,7 +204,7 @@ function evolveEvent(state: DeploymentState, event: DeploymentEvent): Deployment
           {
             ...data,
             status: 'QUEUED',
-            status_message: null,
+            status_message: queuedMessage(state, data.source),
             updated_at: data.created_at,
             requested_at_position: state.version,
           },
@@ -328,6 +337,9 @@ function decideCreate(
   const { source, source_config: config, source_revision_config: revisionConfig } = command;
   checkSupportedSource(source, 'source');
   checkApplicability(source, { ...config, ...revisionConfig });
+  if (isGiven(command.secret_references) && source !== 'external_container') {
+    throw badRequest('secret_references is only for external_container deployments');
+  }
   if (isGiven(revisionConfig.source_tarball_path)) {
     throw badRequest(
       `${fieldPath('source_tarball_path')} must come from ` +
@@ -452,10 +464,15 @@ function decidePatch(
   existing(state, command);
   if (state.status === 'AWAITING_DELETE') throw conflict('The deployment is being deleted');
   checkImmutable(command, state);
-  const config = command.source_config ?? {};
+  const given = command.source_config ?? {};
+  // A client may send back the URL the platform set; only a change is refused.
+  const config =
+    state.source !== 'external_container' && given.custom_url === state.source_config.custom_url
+      ? { ...given, custom_url: null }
+      : given;
   const revisionConfig = command.source_revision_config ?? {};
   const revisionSource = revisionSourceOf(command, state);
-  checkApplicability(state.source, { ...config, listener_config: null });
+  checkApplicability(state.source, config);
   checkApplicability(revisionSource, revisionConfig);
   const tarball = revisionConfig.source_tarball_path;
   if (isGiven(tarball) && !state.uploads.some((upload) => upload.object_path === tarball)) {
@@ -473,6 +490,9 @@ function decidePatch(
   if (command.secrets) checkSecretNames(command.secrets.sealed.map((secret) => secret.name));
   if (isGiven(command.secret_references) && state.source !== 'external_container') {
     throw badRequest('secret_references is only for external_container deployments');
+  }
+  if (command.secret_references) {
+    checkSecretNames(command.secret_references.map((reference) => reference.name));
   }
 
   const events: DeploymentEvent[] = [];
@@ -630,6 +650,9 @@ function decide(command: DeploymentCommand, state: DeploymentState): DeploymentE
     case 'revision_status':
       return decideRevisionStatus(command, state);
     case 'source_resolved':
+      if (!findRevision(state, command.revision_id)) {
+        throw notFound(`Revision ${command.revision_id} not found`);
+      }
       return [
         {
           type: 'RevisionSourceResolved',
@@ -641,6 +664,9 @@ function decide(command: DeploymentCommand, state: DeploymentState): DeploymentE
         },
       ];
     case 'activate':
+      if (!findRevision(state, command.revision_id)) {
+        throw notFound(`Revision ${command.revision_id} not found`);
+      }
       if (state.active_revision_id === command.revision_id) return [];
       return [
         {
@@ -653,7 +679,7 @@ function decide(command: DeploymentCommand, state: DeploymentState): DeploymentE
         },
       ];
     case 'torn_down':
-      if (state.deleted) return [];
+      if (!state.exists || state.deleted) return [];
       return [{ type: 'DeploymentDeleted', data: { at: command.now } }];
   }
 }

@@ -4,6 +4,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -55,6 +56,7 @@ export class SourceConfigDto {
   custom_url?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ResourceSpecDto)
   resource_spec?: ResourceSpecDto | null;
@@ -64,6 +66,7 @@ export class SourceConfigDto {
   listener_id?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ListenerConfigDto)
   listener_config?: ListenerConfigDto | null;
@@ -143,11 +146,13 @@ export class CreateDeploymentDto {
   source!: DeploymentSource;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => SourceConfigDto)
   source_config?: SourceConfigDto | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => SourceRevisionConfigDto)
   source_revision_config?: SourceRevisionConfigDto | null;
@@ -180,11 +185,13 @@ export class PatchDeploymentDto {
   revision_source?: DeploymentSource | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => SourceConfigDto)
   source_config?: SourceConfigDto | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => SourceRevisionConfigDto)
   source_revision_config?: SourceRevisionConfigDto | null;

@@ -148,6 +148,18 @@ export class DeploymentsService {
       },
       this.metadata(actorOf(caller)),
     );
+    // Nothing on this machine runs an external_container deployment (its cluster listener is
+    // only a registration), so there is nothing to tear down: it is gone at once.
+    if (state.source === 'external_container' && !state.deleted) {
+      await this.vault.forget(deploymentId);
+      await handleCommand(
+        this.store,
+        deploymentStream(deploymentId),
+        deploymentDecider,
+        { kind: 'torn_down', now: new Date().toISOString() },
+        this.metadata(actorOf(caller)),
+      );
+    }
     // The name is free again at once; the old deployment is torn down in the background.
     await handleCommand(
       this.store,
