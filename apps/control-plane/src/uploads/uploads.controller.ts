@@ -1,6 +1,14 @@
-import { Controller, HttpCode, Param, Put, Query, Req } from '@nestjs/common';
+import {
+  Controller,
+  HttpCode,
+  Param,
+  Put,
+  Query,
+  Req,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { DomainError } from '#libs/http';
 import { UploadStore, type ReceivedUpload } from './upload-store.js';
 
@@ -37,6 +45,13 @@ export class UploadsController {
         'The upload URL is invalid or has expired: ask POST /v2/deployments/{id}/upload-url for a new one',
       );
     }
-    return this.uploads.receive(objectPath, request.body as Readable);
+    // Only the tarball types stream through untouched; another parser (JSON, text) has already
+    // decoded the body, which would be stored mangled or not at all.
+    if (!(request.body instanceof Readable)) {
+      throw new UnsupportedMediaTypeException(
+        `Send the tarball with Content-Type ${UPLOAD_CONTENT_TYPES.join(', ')}`,
+      );
+    }
+    return this.uploads.receive(objectPath, request.body);
   }
 }
