@@ -23,6 +23,7 @@ export type Deployment = {
   latest_revision_id: string | null;
   active_revision_id: string | null;
   source_config: Record<string, unknown> & { custom_url: string | null };
+  source_revision_config: Record<string, string | null>;
 } & Record<string, unknown>;
 
 export async function packExample(dir = EXAMPLE_APP_DIR): Promise<Buffer> {

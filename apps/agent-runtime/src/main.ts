@@ -20,7 +20,8 @@ import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
-import { loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
+import { isSpare, loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
+import { awaitAssignment } from './assignment.js';
 import { RuntimeModule } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
@@ -28,6 +29,13 @@ const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 
 async function main(): Promise<void> {
   const logger = new Logger('berth-runtime');
+  if (isSpare()) {
+    // Started ahead of need with every module above loaded: the rest of the environment (the
+    // application, its port, its secrets) arrives on stdin when a deployment takes this process.
+    const assignment = await awaitAssignment(process.stdin);
+    if (!assignment) process.exit(0);
+    Object.assign(process.env, assignment.env);
+  }
   const config = loadRuntimeConfig();
   // The application's graphs run in this process and can read its environment: the keys and the
   // tracing token are gone from it before they load.

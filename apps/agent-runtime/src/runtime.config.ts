@@ -61,6 +61,11 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
 }
 
 /** The only reader of the environment in the runtime: everything else gets this object. */
+/** Whether this process is a spare that waits on stdin for the rest of its environment. */
+export function isSpare(env: Environment = process.env): boolean {
+  return envBoolean('BERTH_AWAIT_ASSIGNMENT', env.BERTH_AWAIT_ASSIGNMENT);
+}
+
 export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig {
   return {
     graphConfigPath: resolve(text(env.BERTH_GRAPH_CONFIG) ?? 'langgraph.json'),

@@ -73,9 +73,12 @@ export class ApiAudit {
 }
 
 /** A 422 in the HTTPValidationError shape, with an issue at each of the given locations. */
-export function expectValidationError(response: ApiResponse, ...locs: (string | number)[][]): void {
+export function expectValidationError(
+  response: ApiResponse<Json | null>,
+  ...locs: (string | number)[][]
+): void {
   expect(response.status).toBe(422);
-  const detail = response.body.detail as { loc: unknown; msg: unknown; type: unknown }[];
+  const detail = response.body?.detail as { loc: unknown; msg: unknown; type: unknown }[];
   expect(Array.isArray(detail)).toBe(true);
   expect(detail.length).toBeGreaterThan(0);
   for (const issue of detail) {
@@ -88,8 +91,12 @@ export function expectValidationError(response: ApiResponse, ...locs: (string | 
 }
 
 /** A 4xx with a string detail that matches. */
-export function expectDetail(response: ApiResponse, status: number, detail: RegExp | string): void {
-  expect({ status: response.status, detail: response.body.detail }).toEqual({
+export function expectDetail(
+  response: ApiResponse<Json | null>,
+  status: number,
+  detail: RegExp | string,
+): void {
+  expect({ status: response.status, detail: response.body?.detail }).toEqual({
     status,
     detail:
       typeof detail === 'string' ? expect.stringContaining(detail) : expect.stringMatching(detail),

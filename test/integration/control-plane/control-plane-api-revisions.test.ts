@@ -498,12 +498,13 @@ describe('control plane API over HTTP: revisions, uploads, history, lists, delet
 
       const ingest = `/v1/tracing-projects/${String(project?.id)}/runs`;
       const body = JSON.stringify({ runs: [] });
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         { 'content-type': 'application/json' },
         { 'content-type': 'application/json', authorization: 'Bearer 00ff' },
         { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_KEY}` },
         { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const response = await audit.fetch('POST', ingest, { headers, body });
         expect(response.status).toBe(401);
         expect(response.body).toEqual({ detail: expect.any(String) });

@@ -19,7 +19,7 @@ import type { TracingTokens } from '../tracing/tracing.service.js';
 import type { UploadStore } from '../uploads/upload-store.js';
 import { DeploymentProxy } from './deployment-proxy.js';
 import { ephemeralPort, portIsFree } from './free-port.js';
-import { RuntimeProcess } from './runtime-process.js';
+import { SpareRuntimes, type RuntimeProcess } from './runtime-process.js';
 import type { SourceBuilder } from './source-builder.js';
 
 const LEADER_LOCK = 0x6265_7274; // 'bert'
@@ -56,6 +56,7 @@ export class LocalListener {
   private readonly queue = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly abort = new AbortController();
+  private readonly spares = new SpareRuntimes();
   private leader: pg.PoolClient | undefined;
   private following: Promise<void> | undefined;
   private closed = false;
@@ -75,6 +76,7 @@ export class LocalListener {
     await Promise.allSettled([...this.jobs.values()].map((job) => job.done));
     await Promise.allSettled([...this.queue.values()]);
     await Promise.all([...this.active.values()].map((process) => process.stop()));
+    await this.spares.stop();
     await Promise.all([...this.proxies.values()].map((proxy) => proxy.close()));
     this.leader?.release(true);
     await this.following;
@@ -92,6 +94,7 @@ export class LocalListener {
       if (this.closed) return;
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
+    this.spares.start();
     const head = await this.deps.store.headPosition();
     const subscription = this.deps.store.subscribeToLog({ after: head });
     this.abort.signal.addEventListener('abort', () => void subscription.close(), { once: true });
@@ -387,10 +390,6 @@ export class LocalListener {
     const { config, serverUrl } = this.deps;
     const projectId = state.tracing_project_id ?? '';
     const env: Record<string, string> = {};
-    for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) {
-      const value = process.env[name];
-      if (value !== undefined) env[name] = value;
-    }
     for (const secret of secrets) env[secret.name] = secret.value;
     Object.assign(env, {
       DATABASE_URL: withDatabase(serverUrl, state.database ?? ''),
@@ -407,7 +406,8 @@ export class LocalListener {
       BERTH_TRACING_TOKEN: this.deps.tracing.tokenOf(projectId),
     });
     log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
-    return new RuntimeProcess({
+    const runtime = this.spares.take();
+    runtime.assign({
       revisionId: revision.revision_id,
       port,
       env,
@@ -415,6 +415,7 @@ export class LocalListener {
         log.write('deploy', line);
       },
     });
+    return runtime;
   }
 
   /** Makes the process the deployment's active one; if it dies, it is started again. */

@@ -8,30 +8,49 @@ const RUNTIME_SCRIPT = fileURLToPath(
   new URL('../../../agent-runtime/src/main.js', import.meta.url),
 );
 const STOP_GRACE_MS = 15_000;
+const EARLY_LINES = 200;
 
 export type RuntimeLaunch = {
   readonly revisionId: string;
   readonly port: number;
+  /** What the runtime needs beyond the base environment: its application, port, secrets. */
   readonly env: Readonly<Record<string, string>>;
   readonly onLine: (line: string) => void;
 };
 
+/** The little of the control plane's environment a runtime inherits. */
+function baseEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /**
- * One revision's agent runtime as a child process. Its stdin is a pipe it watches: when the
- * control plane dies, even by SIGKILL, the pipe closes and the runtime stops by itself.
+ * An agent runtime as a child process. It starts as a spare, with the platform loaded but no
+ * application, and gets its application, port and secrets on stdin when a revision takes it.
+ * Its stdin stays open: when the control plane dies, even by SIGKILL, the pipe closes and the
+ * runtime stops by itself.
  */
 export class RuntimeProcess {
   private readonly child: ChildProcess;
+  private assigned: RuntimeLaunch | undefined;
+  private readonly early: string[] = [];
   readonly exited: Promise<void>;
 
-  constructor(readonly launch: RuntimeLaunch) {
+  constructor() {
     this.child = spawn(process.execPath, [RUNTIME_SCRIPT], {
-      env: { ...launch.env, BERTH_EXIT_WITH_PARENT: 'true' },
+      env: { ...baseEnvironment(), BERTH_AWAIT_ASSIGNMENT: 'true', BERTH_EXIT_WITH_PARENT: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdin?.on('error', () => undefined);
     for (const stream of [this.child.stdout, this.child.stderr]) {
-      if (stream) createInterface({ input: stream }).on('line', launch.onLine);
+      if (stream)
+        createInterface({ input: stream }).on('line', (line) => {
+          this.line(line);
+        });
     }
     this.exited = new Promise((resolve) => {
       if (this.child.exitCode !== null) resolve();
@@ -42,16 +61,20 @@ export class RuntimeProcess {
     });
   }
 
+  /** Puts the spare to work for one revision. */
+  assign(launch: RuntimeLaunch): void {
+    if (this.assigned) throw new Error('This runtime process already serves a revision');
+    this.assigned = launch;
+    for (const line of this.early.splice(0)) launch.onLine(line);
+    this.child.stdin?.write(`${JSON.stringify({ env: launch.env })}\n`);
+  }
+
   get revisionId(): string {
     return this.launch.revisionId;
   }
 
   get port(): number {
     return this.launch.port;
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
   }
 
   get running(): boolean {
@@ -74,7 +97,7 @@ export class RuntimeProcess {
         () => false,
       );
       if (ok) return;
-      await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 100))]);
+      await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 25))]);
     }
     throw new Error(`The runtime did not answer GET /ok within ${Math.round(timeoutMs / 1000)} s`);
   }
@@ -87,5 +110,38 @@ export class RuntimeProcess {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
+  }
+
+  private get launch(): RuntimeLaunch {
+    if (!this.assigned) throw new Error('This runtime process has no revision yet');
+    return this.assigned;
+  }
+
+  private line(line: string): void {
+    if (this.assigned) this.assigned.onLine(line);
+    else if (this.early.length < EARLY_LINES) this.early.push(line);
+  }
+}
+
+/** Keeps one runtime process started ahead of need, so a deploy skips the platform's start-up. */
+export class SpareRuntimes {
+  private spare: RuntimeProcess | undefined;
+  private closed = false;
+
+  start(): void {
+    this.spare ??= new RuntimeProcess();
+  }
+
+  /** A started spare (a new one when the spare died), and the next spare begins to start. */
+  take(): RuntimeProcess {
+    const spare = this.spare?.running ? this.spare : new RuntimeProcess();
+    this.spare = this.closed ? undefined : new RuntimeProcess();
+    return spare;
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    await this.spare?.stop();
+    this.spare = undefined;
   }
 }
