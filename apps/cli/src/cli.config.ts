@@ -5,21 +5,38 @@ import { envText, type Environment } from '#libs/config';
 export interface CliEnvironment {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /** Whether BERTH_DATA_DIR was set (else dataDir is ./.berth). */
+  readonly dataDirConfigured: boolean;
   readonly apiKey: string | undefined;
   readonly eventStoreUrl: string | undefined;
   readonly host: string | undefined;
   readonly controlPlanePort: string | undefined;
   readonly runtimePort: string | undefined;
+  /** The control plane `berth deploy` talks to (BERTH_HOST_URL). */
+  readonly hostUrl: string | undefined;
+  /** Whether stdin and stdout are terminals: live status lines, questions. */
+  readonly stdinIsTty: boolean;
+  readonly stdoutIsTty: boolean;
 }
 
-export function loadCliEnvironment(env: Environment = process.env): CliEnvironment {
+export function loadCliEnvironment(
+  env: Environment = process.env,
+  terminal: { readonly stdin: boolean; readonly stdout: boolean } = {
+    stdin: process.stdin.isTTY,
+    stdout: process.stdout.isTTY,
+  },
+): CliEnvironment {
   return {
     databaseUrl: envText(env.DATABASE_URL),
     dataDir: resolve(envText(env.BERTH_DATA_DIR) ?? '.berth'),
+    dataDirConfigured: envText(env.BERTH_DATA_DIR) !== undefined,
     apiKey: envText(env.BERTH_API_KEY),
     eventStoreUrl: envText(env.EVENTSTORE_URL),
     host: envText(env.BERTH_HOST),
     controlPlanePort: envText(env.BERTH_CONTROL_PLANE_PORT),
     runtimePort: envText(env.BERTH_RUNTIME_PORT),
+    hostUrl: envText(env.BERTH_HOST_URL),
+    stdinIsTty: terminal.stdin,
+    stdoutIsTty: terminal.stdout,
   };
 }

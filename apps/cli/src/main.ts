@@ -2,18 +2,21 @@ import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
 import { UsageError } from './commands/scripts.js';
 import { up, UP_HELP } from './commands/up.command.js';
+import { deploy, DEPLOY_HELP } from './deploy/deploy.command.js';
 
 const HELP = `Usage: berth <command> [options]
 
 Commands:
   up      start the platform: the control plane and the example application's runtime
   dev     serve one application's agent runtime from its directory
+  deploy  deploy an application to a control plane; list, logs, revisions, delete deployments
 
 Run "berth <command> --help" for a command's options.`;
 
 const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
   up: { run: up, help: UP_HELP },
   dev: { run: dev, help: DEV_HELP },
+  deploy: { run: deploy, help: DEPLOY_HELP },
 };
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -30,5 +33,8 @@ async function main(argv: readonly string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   console.error(`berth: ${message}`);
-  process.exit(error instanceof UsageError ? 2 : 1);
+  const code = (error as { code?: unknown } | null)?.code;
+  const usage =
+    error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+  process.exit(usage ? 2 : 1);
 });

@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import type { CliEnvironment } from '../cli.config.js';
+import { UsageError } from '../commands/scripts.js';
+import { connect } from './connection.js';
+import type { LogLine } from './deploy-client.js';
+import { findDeployment } from './deployment-ref.js';
+import { defaultDeploymentName } from './project-name.js';
+
+export const LOGS_HELP = `Usage: berth deploy logs [<ID|NAME>] [--type build|deploy] [--revision RID] [--follow] [--json]
+
+Prints a deployment's logs: those of its active revision (or of its latest one while none is
+active). Without an id or name: the deployment named after the current directory.
+
+  --type build|deploy   only the build log, or only the deploy (runtime) log
+  --revision RID        the logs of this revision instead
+  --follow, -f          keep printing new lines as they come (Ctrl-C stops)
+  --json                one JSON object per line: {id, timestamp, type, message}`;
+
+/** One log line as printed: time, type, message. */
+export function formatLogLine(line: LogLine): string {
+  const time = line.timestamp.replace(/^.*T/, '').replace(/Z$/, '');
+  return `${time} ${line.type.padEnd(6)} ${line.message}`;
+}
+
+export async function showLogs(args: readonly string[], env: CliEnvironment): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      type: { type: 'string' },
+      revision: { type: 'string' },
+      follow: { type: 'boolean', short: 'f' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(LOGS_HELP);
+    return;
+  }
+  if (positionals.length > 1)
+    throw new UsageError('usage: berth deploy logs [<ID|NAME>] [--type build|deploy] [--follow]');
+  const type = values.type;
+  if (type !== undefined && type !== 'build' && type !== 'deploy')
+    throw new UsageError(`--type must be build or deploy, got "${type}"`);
+  const ref = positionals[0] ?? defaultDeploymentName(process.cwd());
+  if (!ref) throw new UsageError('name the deployment: berth deploy logs <ID|NAME>');
+  const { client } = await connect(env, process.cwd());
+  const deployment = await findDeployment(client, ref);
+  const print = (line: LogLine): void => {
+    console.log(values.json ? JSON.stringify(line) : formatLogLine(line));
+  };
+  if (!values.follow) {
+    const page = await client.logs(deployment.id, values.revision, type);
+    page.resources.forEach(print);
+    if (page.revision_id === null && !values.json)
+      console.log(`Deployment ${deployment.name} has no revision yet.`);
+    return;
+  }
+  const stop = new AbortController();
+  process.once('SIGINT', () => {
+    stop.abort();
+  });
+  try {
+    for await (const line of client.followLogs(deployment.id, values.revision, type, stop.signal)) {
+      print(line);
+    }
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+  }
+}

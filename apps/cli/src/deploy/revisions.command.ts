@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import type { CliEnvironment } from '../cli.config.js';
+import { UsageError } from '../commands/scripts.js';
+import { connect } from './connection.js';
+import type { Revision } from './deploy-client.js';
+import { findDeployment } from './deployment-ref.js';
+import { formatTable } from './table.js';
+
+export const REVISIONS_HELP = `Usage: berth deploy revisions <ID|NAME> [--limit N] [--json]
+
+Lists a deployment's revisions, newest first: id, status, when it was created, whether it is the
+active one, and the status message.
+
+  --limit N   how many (1-100, default 20)
+  --json      one JSON object per revision and line, as the control plane returns it`;
+
+/** The table `berth deploy revisions` prints. */
+export function revisionTable(revisions: readonly Revision[]): string {
+  return formatTable(
+    ['ID', 'STATUS', 'CREATED', 'ACTIVE', 'MESSAGE'],
+    revisions.map((revision) => [
+      revision.id,
+      revision.status,
+      revision.created_at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''),
+      revision.active ? 'yes' : '',
+      revision.status_message?.replace(/\s*\n\s*/g, ' '),
+    ]),
+  );
+}
+
+export async function listRevisions(args: readonly string[], env: CliEnvironment): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(REVISIONS_HELP);
+    return;
+  }
+  const [ref, ...rest] = positionals;
+  if (ref === undefined || rest.length > 0)
+    throw new UsageError('usage: berth deploy revisions <ID|NAME>');
+  const limit = Number(values.limit ?? '20');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new UsageError(
+      `--limit must be a whole number from 1 to 100, got "${values.limit ?? ''}"`,
+    );
+  const { client } = await connect(env, process.cwd());
+  const deployment = await findDeployment(client, ref);
+  const { resources } = await client.listRevisions(deployment.id, { limit });
+  if (values.json) {
+    for (const revision of resources) console.log(JSON.stringify(revision));
+    return;
+  }
+  if (resources.length === 0) {
+    console.log(`Deployment ${deployment.name} (${deployment.id}) has no revisions yet.`);
+    return;
+  }
+  console.log(revisionTable(resources));
+}

@@ -1,0 +1,369 @@
+import { spawn } from 'node:child_process';
+import { appendFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import { EXAMPLE_APP_DIR, type Deployment } from '../../support/deployment-flow.js';
+import { freePort } from '../../support/free-port.js';
+
+const CLI = resolve('dist/apps/cli/src/main.js');
+const DEPLOY_TIMEOUT_MS = 180_000;
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment of the test process, without anything of Berth's that would leak in. */
+function cleanEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || name.startsWith('BERTH_')) continue;
+    if (name === 'DATABASE_URL' || name === 'EVENTSTORE_URL') continue;
+    env[name] = value;
+  }
+  return env;
+}
+
+/** The built CLI as a real process, stdin not a terminal. */
+function berth(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const env: Record<string, string> = cleanEnvironment();
+    for (const [name, value] of Object.entries(options.env)) {
+      if (value === undefined) Reflect.deleteProperty(env, name);
+      else env[name] = value;
+    }
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** One line on stderr, starting with "berth:", and no stack trace. */
+function expectOneLineError(result: CliResult, pattern: RegExp): void {
+  expect(result.code).toBe(1);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^berth: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('berth deploy, end to end against a control plane', () => {
+  let controlPlane: ControlPlaneProcess;
+  let work: string;
+  /** A copy of the example application, in a directory whose name needs cleaning up. */
+  let app: string;
+  let env: Record<string, string | undefined>;
+  let deploymentId = '';
+  let firstRevisionId = '';
+  let url = '';
+
+  beforeAll(async () => {
+    controlPlane = await startControlPlane();
+    work = await mkdtemp(join(tmpdir(), 'berth-cli-'));
+    app = join(work, 'Weather Agent');
+    await cp(EXAMPLE_APP_DIR, app, {
+      recursive: true,
+      filter: (source) => !source.split(/[\\/]/).includes('node_modules'),
+    });
+    await writeFile(
+      join(app, '.env'),
+      [
+        '# secrets of the application',
+        `export BERTH_API_KEY=${controlPlane.apiKey}`,
+        'GREETING="hello from .env"',
+        "WEATHER_TOKEN='w-123' # a comment",
+        'PATH=/not/sent',
+        '',
+      ].join('\n'),
+    );
+    env = { BERTH_HOST_URL: controlPlane.url, BERTH_API_KEY: controlPlane.apiKey };
+  }, 120_000);
+
+  afterAll(async () => {
+    await controlPlane.dispose();
+    await rm(work, { recursive: true, force: true });
+  }, 60_000);
+
+  it('prints help for every command', async () => {
+    for (const args of [
+      ['deploy', '--help'],
+      ['deploy', 'list', '--help'],
+      ['deploy', 'revisions', '--help'],
+      ['deploy', 'logs', '--help'],
+      ['deploy', 'delete', '--help'],
+    ]) {
+      const result = await berth(args, { cwd: work, env: {} });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: berth deploy/);
+    }
+    const top = await berth(['--help'], { cwd: work, env: {} });
+    expect(top.stdout).toContain('deploy');
+  });
+
+  it(
+    'deploys the example application with the key from .env and prints its URL',
+    async () => {
+      // No BERTH_API_KEY in the environment: the key comes from the project's .env.
+      const result = await berth(['deploy'], {
+        cwd: app,
+        env: { BERTH_HOST_URL: controlPlane.url },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('as "weather-agent"');
+      expect(result.stdout).toContain('Secrets from .env: GREETING, WEATHER_TOKEN');
+      expect(result.stdout).toMatch(/Deployed \(DEPLOYED\)/);
+      url = /URL: (\S+)/.exec(result.stdout)?.[1] ?? '';
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const ok = await fetch(`${url}/ok`);
+      expect(ok.status).toBe(200);
+      const run = await fetch(`${url}/runs/wait`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': controlPlane.apiKey },
+        body: JSON.stringify({
+          assistant_id: 'agent',
+          input: { messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
+        }),
+      });
+      expect(run.status).toBe(200);
+      const state = (await run.json()) as { messages: { content: unknown }[] };
+      expect(state.messages.length).toBeGreaterThan(1);
+
+      const { body } = await controlPlane.api<{ resources: Deployment[] }>(
+        'GET',
+        '/v2/deployments?name=weather-agent',
+      );
+      expect(body.resources).toHaveLength(1);
+      const deployment = body.resources[0] as Deployment;
+      deploymentId = deployment.id;
+      firstRevisionId = deployment.active_revision_id ?? '';
+      expect(deployment.source_config.custom_url).toBe(url);
+      expect(deployment.source_config.deployment_type).toBe('dev');
+      expect(deployment.secrets).toEqual([
+        { name: 'GREETING', value: '********' },
+        { name: 'WEATHER_TOKEN', value: '********' },
+      ]);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+
+  it(
+    'deploys again after a change: the same deployment, a new DEPLOYED revision (--json)',
+    async () => {
+      await appendFile(join(app, 'src', 'agent.ts'), '\n// changed by the CLI test\n');
+      const result = await berth(['deploy', '--json'], { cwd: app, env });
+      expect(result.code).toBe(0);
+      const events = jsonLines(result.stdout);
+      expect(events[0]).toMatchObject({ event: 'deployment', deployment_id: deploymentId });
+      expect(events.filter((event) => event.event === 'revision').at(-1)).toMatchObject({
+        status: 'DEPLOYED',
+      });
+      const last = events.at(-1);
+      expect(last).toMatchObject({ event: 'deployed', deployment_id: deploymentId, url });
+      expect(last?.revision_id).not.toBe(firstRevisionId);
+      expect((await fetch(`${url}/ok`)).status).toBe(200);
+
+      const revisions = await berth(['deploy', 'revisions', deploymentId, '--json'], {
+        cwd: work,
+        env,
+      });
+      expect(revisions.code).toBe(0);
+      const listed = jsonLines(revisions.stdout);
+      expect(listed.map((revision) => revision.id)).toEqual([last?.revision_id, firstRevisionId]);
+      expect(listed.map((revision) => revision.status)).toEqual(['DEPLOYED', 'DEPLOYED']);
+      expect(listed[0]?.active).toBe(true);
+
+      const table = await berth(['deploy', 'revisions', 'weather-agent'], { cwd: work, env });
+      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+CREATED\s+ACTIVE\s+MESSAGE/);
+      expect(table.stdout).toContain(firstRevisionId);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+
+  it('lists the deployment, as a table and as JSON', async () => {
+    const json = await berth(['deploy', 'list', '--json'], { cwd: work, env });
+    expect(json.code).toBe(0);
+    const listed = jsonLines(json.stdout);
+    expect(listed).toContainEqual(
+      expect.objectContaining({
+        id: deploymentId,
+        name: 'weather-agent',
+        source_config: expect.objectContaining({ custom_url: url }) as unknown,
+      }),
+    );
+    const table = await berth(['deploy', 'list'], { cwd: work, env });
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+TYPE\s+STATUS\s+URL$/);
+    expect(lines.find((line) => line.startsWith(deploymentId))).toMatch(
+      new RegExp(`weather-agent\\s+dev\\s+READY\\s+${url.replace(/\./g, '\\.')}`),
+    );
+  });
+
+  it('prints the build log, of the deployment named after the current directory', async () => {
+    const result = await berth(['deploy', 'logs', '--type', 'build'], { cwd: app, env });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.every((line) => / build {2}/.test(line))).toBe(true);
+    expect(result.stdout).toContain('Extracting the uploaded source');
+    expect(result.stdout).toMatch(/Dependencies unchanged: reusing|Installing dependencies/);
+
+    const deployLog = await berth(['deploy', 'logs', deploymentId, '--type', 'deploy', '--json'], {
+      cwd: work,
+      env,
+    });
+    expect(deployLog.code).toBe(0);
+    const records = jsonLines(deployLog.stdout);
+    expect(records.every((record) => record.type === 'deploy')).toBe(true);
+    expect(records.map((record) => record.message)).toContainEqual(
+      expect.stringContaining(`Serving at ${url}`),
+    );
+  });
+
+  it(
+    'fails with the tail of the logs when the graph configuration names a missing file',
+    async () => {
+      const broken = join(work, 'broken-graph');
+      await cp(app, broken, { recursive: true });
+      await writeFile(
+        join(broken, 'langgraph.json'),
+        JSON.stringify({ graphs: { agent: './src/missing.ts:graph' }, dependencies: ['.'] }),
+      );
+      const result = await berth(['deploy'], { cwd: broken, env });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('Deploy failed (DEPLOY_FAILED)');
+      expect(result.stderr).toMatch(/Last \d+ log lines of revision/);
+      expect(result.stderr).toContain('[deploy]');
+      expect(result.stderr).toContain('missing.ts');
+      const lastLine = result.stderr.trim().split('\n').at(-1);
+      expect(lastLine).toMatch(/^berth: revision \S+: Deploy failed \(DEPLOY_FAILED\)/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+
+  it(
+    'fails with the build log when installing the dependencies fails (--json)',
+    async () => {
+      const broken = join(work, 'broken-install');
+      await mkdir(broken);
+      await writeFile(join(broken, 'langgraph.json'), JSON.stringify({ graphs: {} }));
+      await writeFile(
+        join(broken, 'package.json'),
+        JSON.stringify({
+          name: 'broken-install',
+          private: true,
+          scripts: { preinstall: "echo 'cannot install this' >&2 && exit 3" },
+        }),
+      );
+      const result = await berth(
+        ['deploy', 'broken-install', '--json', '--name', 'broken-install'],
+        {
+          cwd: work,
+          env,
+        },
+      );
+      expect(result.code).toBe(1);
+      const failed = jsonLines(result.stdout).at(-1);
+      expect(failed).toMatchObject({ event: 'failed', status: 'BUILD_FAILED' });
+      expect((failed?.log_tail as string[]).join('\n')).toContain('cannot install this');
+      expectOneLineError(result, /Build failed \(BUILD_FAILED\)/);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+
+  it('refuses bad input with one line and exit code 2', async () => {
+    const badType = await berth(['deploy', '--deployment-type', 'staging'], { cwd: app, env });
+    expect(badType.code).toBe(2);
+    expect(badType.stderr.trim()).toBe(
+      'berth: --deployment-type must be dev or prod, got "staging"',
+    );
+    const noConfig = await berth(['deploy', '--config', 'nope.json'], { cwd: app, env });
+    expect(noConfig.code).toBe(2);
+    expect(noConfig.stderr).toMatch(/^berth: no graph configuration at .*nope\.json\n$/);
+    const noId = await berth(['deploy', 'delete'], { cwd: app, env });
+    expect(noId.code).toBe(2);
+  });
+
+  it('says so in one line when the control plane refuses the key', async () => {
+    const result = await berth(['deploy', 'list'], {
+      cwd: app,
+      env: { ...env, BERTH_API_KEY: 'not-the-key' },
+    });
+    expectOneLineError(result, /the control plane refused the API key \(401\)/);
+    const deploy = await berth(['deploy'], { cwd: app, env: { ...env, BERTH_API_KEY: 'wrong' } });
+    expect(deploy.code).toBe(1);
+    expect(deploy.stderr).toMatch(/^berth: the control plane refused the API key \(401\)/);
+  });
+
+  it('says so in one line when the control plane cannot be reached, or there is no key', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const result = await berth(['deploy', 'list'], {
+      cwd: app,
+      env: { ...env, BERTH_HOST_URL: closed },
+    });
+    expectOneLineError(result, new RegExp(`cannot reach the control plane at ${closed} \\(`));
+    const deploy = await berth(['deploy'], { cwd: app, env: { ...env, BERTH_HOST_URL: closed } });
+    expectOneLineError(deploy, /cannot reach the control plane/);
+
+    const noKey = await berth(['deploy', 'list'], {
+      cwd: work,
+      env: { BERTH_HOST_URL: controlPlane.url },
+    });
+    expectOneLineError(noKey, /^berth: no API key: set BERTH_API_KEY/);
+  });
+
+  it(
+    'deletes deployments: with --force, and without asking when stdin is not a terminal',
+    async () => {
+      const forced = await berth(['deploy', 'delete', deploymentId, '--force'], {
+        cwd: work,
+        env,
+      });
+      expect(forced.code).toBe(0);
+      expect(forced.stdout).toContain(`Deleted deployment weather-agent (${deploymentId})`);
+      const unasked = await berth(['deploy', 'delete', 'broken-install'], { cwd: work, env });
+      expect(unasked.code).toBe(0);
+      expect(unasked.stdout).not.toContain('[y/N]');
+
+      const listed = jsonLines(
+        (await berth(['deploy', 'list', '--json'], { cwd: work, env })).stdout,
+      );
+      const names = listed.map((deployment) => deployment.name);
+      expect(names).not.toContain('weather-agent');
+      expect(names).not.toContain('broken-install');
+      expect(names).toContain('broken-graph');
+      const gone = await berth(['deploy', 'logs', deploymentId], { cwd: work, env });
+      expectOneLineError(gone, /no deployment with id/);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+});
