@@ -4,6 +4,7 @@ import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { freePort } from '../support/free-port.js';
+import { waitForOk } from '../support/wait-for-ok.js';
 
 /** The reference in-memory server: `langgraphjs dev` of `@langchain/langgraph-cli`. */
 const CLI_PACKAGE = resolve('node_modules/@langchain/langgraph-cli');
@@ -152,32 +153,10 @@ export async function startReferenceServer(
     await rm(appDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(child, url, () => output);
+    await waitForOk('The reference server', child, url, () => output, START_TIMEOUT_MS);
   } catch (error) {
     await stop();
     throw error;
   }
   return { url, port, version, output: () => output, stop };
-}
-
-async function waitUntilReady(
-  child: ChildProcess,
-  url: string,
-  output: () => string,
-): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The reference server exited with ${child.exitCode}:\n${output()}`);
-    }
-    const ready = await fetch(`${url}/ok`, { signal: AbortSignal.timeout(2_000) }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(
-    `The reference server did not answer GET /ok within ${START_TIMEOUT_MS} ms:\n${output()}`,
-  );
 }

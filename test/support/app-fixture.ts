@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@langchain/langgraph-sdk';
 import { EXAMPLE_APP_DIR } from './deployment-flow.js';
 
 const run = promisify(execFile);
@@ -61,4 +62,15 @@ export async function commitAll(dir: string, message: string, init = false): Pro
 
 export async function tag(dir: string, name: string): Promise<void> {
   await run('git', ['tag', name], { cwd: dir });
+}
+
+/** Runs the fixture's `env` graph on a deployment: the value its runtime has for the variable. */
+export async function readEnvThroughGraph(
+  url: string,
+  apiKey: string,
+  name: string,
+): Promise<unknown> {
+  const client = new Client({ apiUrl: url, apiKey });
+  const values = (await client.runs.wait(null, 'env', { input: { name } })) as { value?: unknown };
+  return values.value;
 }

@@ -7,6 +7,7 @@ import { freePort } from './free-port.js';
 import pg from 'pg';
 import { dropDatabase } from '#libs/database';
 import { createTestDatabase } from './test-database.js';
+import { waitForOk } from './wait-for-ok.js';
 
 const CONTROL_PLANE_MAIN = resolve('dist/apps/control-plane/src/main.js');
 const START_TIMEOUT_MS = 60_000;
@@ -83,7 +84,7 @@ export async function startControlPlane(
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(child, url, () => output);
+  await waitForOk('The control plane', child, url, () => output, START_TIMEOUT_MS);
   const exited = (): Promise<unknown> =>
     child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   const removeState = async (): Promise<void> => {
@@ -170,27 +171,4 @@ async function dropDeploymentDatabases(databaseUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function waitUntilReady(
-  child: ChildProcess,
-  url: string,
-  output: () => string,
-): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The control plane exited with ${child.exitCode}:\n${output()}`);
-    }
-    const ready = await fetch(`${url}/ok`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(
-    `The control plane did not answer GET /ok within ${START_TIMEOUT_MS} ms:\n${output()}`,
-  );
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { freePort } from './free-port.js';
+import { waitForOk } from './wait-for-ok.js';
 
 export const EXAMPLE_GRAPH_CONFIG = resolve('examples/agent/langgraph.json');
 const RUNTIME_MAIN = resolve('dist/apps/agent-runtime/src/main.js');
@@ -57,7 +58,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(child, url, () => output);
+  await waitForOk('The runtime', child, url, () => output, START_TIMEOUT_MS);
   const exited = (): Promise<unknown> =>
     child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   return {
@@ -77,27 +78,4 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
       await done;
     },
   };
-}
-
-async function waitUntilReady(
-  child: ChildProcess,
-  url: string,
-  output: () => string,
-): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(
-        `The runtime exited with ${child.exitCode} before it was ready:\n${output()}`,
-      );
-    }
-    const ready = await fetch(`${url}/ok`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`The runtime did not answer GET /ok within ${START_TIMEOUT_MS} ms:\n${output()}`);
 }

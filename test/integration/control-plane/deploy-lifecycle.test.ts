@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Client } from '@langchain/langgraph-sdk';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { packDirectory } from '#libs/source-archive';
-import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  exampleAppWithEnvGraph,
+  readEnvThroughGraph,
+  type AppFixture,
+} from '../../support/app-fixture.js';
 import {
   startControlPlane,
   type ControlPlaneProcess,
@@ -17,12 +20,6 @@ import {
 } from '../../support/deployment-flow.js';
 
 jest.setTimeout(240_000);
-
-async function readSecret(url: string, apiKey: string, name: string): Promise<unknown> {
-  const client = new Client({ apiUrl: url, apiKey });
-  const values = (await client.runs.wait(null, 'env', { input: { name } })) as { value?: unknown };
-  return values.value;
-}
 
 /** The port the runtime of a revision listened on, as its deploy log says. */
 async function runtimePortOf(
@@ -77,7 +74,7 @@ describe('deploying an uploaded source with the local listener', () => {
     expect(body.active_revision_id).toBe(revisionId);
     url = body.source_config.custom_url ?? '';
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
 
     const build = await revisionLogs(cp, deployment.id, revisionId, 'build');
     expect(build.join('\n')).toMatch(/Installing dependencies: npm install/);
@@ -118,7 +115,7 @@ describe('deploying an uploaded source with the local listener', () => {
     expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
 
     expect(patched.body.source_config.custom_url).toBe(url);
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
     expect(await answers(oldPort)).toBe(false);
     const build = await revisionLogs(cp, deployment.id, revisionId, 'build');
     expect(build.join('\n')).toMatch(/reusing the installed node_modules/);
@@ -139,7 +136,7 @@ describe('deploying an uploaded source with the local listener', () => {
 
     const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
     expect(body.active_revision_id).toBe(revisions[1]);
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
   });
 
   it('ends a revision whose runtime cannot start DEPLOY_FAILED, and the previous revision keeps serving', async () => {
@@ -161,7 +158,7 @@ describe('deploying an uploaded source with the local listener', () => {
     } finally {
       await broken.remove();
     }
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
   });
 
   it('redeploys an earlier revision from its kept build, with its own secrets', async () => {
@@ -176,7 +173,7 @@ describe('deploying an uploaded source with the local listener', () => {
     const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
     expect(body.active_revision_id).toBe(first);
     expect(body.latest_revision_id).not.toBe(first);
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v1');
     expect((await revisionLogs(cp, deployment.id, first, 'build')).join('\n')).toMatch(
       /kept: deploying it without rebuilding/,
     );

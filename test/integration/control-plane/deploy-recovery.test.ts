@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Client } from '@langchain/langgraph-sdk';
 import { packDirectory } from '#libs/source-archive';
-import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  exampleAppWithEnvGraph,
+  readEnvThroughGraph,
+  type AppFixture,
+} from '../../support/app-fixture.js';
 import {
   restartControlPlane,
   startControlPlane,
@@ -17,12 +20,6 @@ import {
 } from '../../support/deployment-flow.js';
 
 jest.setTimeout(240_000);
-
-async function readSecret(url: string, apiKey: string, name: string): Promise<unknown> {
-  const client = new Client({ apiUrl: url, apiKey });
-  const values = (await client.runs.wait(null, 'env', { input: { name } })) as { value?: unknown };
-  return values.value;
-}
 
 describe('a control plane stopped in the middle of a build', () => {
   let cp: ControlPlaneProcess;
@@ -78,7 +75,7 @@ describe('a control plane stopped in the middle of a build', () => {
     expect(build).toMatch(
       /control plane stopped while this revision was BUILDING; building it again/,
     );
-    expect(await readSecret(url, cp.apiKey, 'GREETING')).toBe('second');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('second');
 
     const history = await cp.api<{
       resources: { event: string; revision_id: string | null; changes: { status?: string } }[];
@@ -105,7 +102,7 @@ describe('a control plane stopped in the middle of a build', () => {
     const deadline = Date.now() + 60_000;
     let value: unknown;
     while (value === undefined && Date.now() < deadline) {
-      value = await readSecret(url, cp.apiKey, 'GREETING').catch(() => undefined);
+      value = await readEnvThroughGraph(url, cp.apiKey, 'GREETING').catch(() => undefined);
       if (value === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(value).toBe('second');

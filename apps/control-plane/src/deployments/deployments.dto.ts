@@ -135,16 +135,8 @@ export class SecretReferenceDto {
   secret_key!: string;
 }
 
-export class CreateDeploymentDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(128)
-  @Matches(NAME, { message: 'name must not contain control characters' })
-  name!: string;
-
-  @IsIn(DEPLOYMENT_SOURCES)
-  source!: DeploymentSource;
-
+/** The configuration both a create and a PATCH carry. */
+class DeploymentConfigurationDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -170,7 +162,18 @@ export class CreateDeploymentDto {
   secret_references?: SecretReferenceDto[] | null;
 }
 
-export class PatchDeploymentDto {
+export class CreateDeploymentDto extends DeploymentConfigurationDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  @Matches(NAME, { message: 'name must not contain control characters' })
+  name!: string;
+
+  @IsIn(DEPLOYMENT_SOURCES)
+  source!: DeploymentSource;
+}
+
+export class PatchDeploymentDto extends DeploymentConfigurationDto {
   /** Immutable: named here so that a change is refused with a 400 instead of ignored. */
   @IsOptional()
   @IsString()
@@ -183,30 +186,6 @@ export class PatchDeploymentDto {
   @IsOptional()
   @IsIn(DEPLOYMENT_SOURCES.filter((source) => source !== 'external_container'))
   revision_source?: DeploymentSource | null;
-
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SourceConfigDto)
-  source_config?: SourceConfigDto | null;
-
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SourceRevisionConfigDto)
-  source_revision_config?: SourceRevisionConfigDto | null;
-
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SecretDto)
-  secrets?: SecretDto[] | null;
-
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SecretReferenceDto)
-  secret_references?: SecretReferenceDto[] | null;
 }
 
 export class PageQueryDto {
