@@ -311,6 +311,7 @@ export class LocalListener {
         graphConfigPath: config.graph_config_path ?? 'langgraph.json',
         installCommand: state.source_config.install_command,
         buildCommand: state.source_config.build_command,
+        cacheScope: state.tenant_id ?? 'unknown',
       },
       (line) => {
         log.write('build', line);

@@ -21,6 +21,8 @@ export type BuildSpec = {
   readonly graphConfigPath: string;
   readonly installCommand: string | null;
   readonly buildCommand: string | null;
+  /** Installed dependencies are shared only within this scope (a tenant). */
+  readonly cacheScope: string;
 };
 
 export type BuildResult =
@@ -100,7 +102,7 @@ export class SourceBuilder {
           reason: `graph_config_path ${spec.graphConfigPath} is not a file in the source`,
         };
       }
-      const installed = await this.install(source, spec.installCommand, log, signal);
+      const installed = await this.install(source, spec, log, signal);
       if (!installed.ok) return installed;
       if (spec.buildCommand) {
         log(`Running the build command: ${spec.buildCommand}`);
@@ -163,16 +165,23 @@ export class SourceBuilder {
 
   private async install(
     source: string,
-    configured: string | null,
+    spec: BuildSpec,
     log: (line: string) => void,
     signal: AbortSignal,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const plan = await planInstall(source, configured);
+    const plan = await planInstall(source, spec.installCommand);
     if (!plan.command) {
       log(`No install step (${plan.reason})`);
       return { ok: true };
     }
-    const cached = join(this.root, 'cache', 'dependencies', plan.cacheKey, 'node_modules');
+    const cached = join(
+      this.root,
+      'cache',
+      'dependencies',
+      spec.cacheScope,
+      plan.cacheKey,
+      'node_modules',
+    );
     const target = join(source, 'node_modules');
     if (await exists(cached)) {
       await rm(target, { recursive: true, force: true });
