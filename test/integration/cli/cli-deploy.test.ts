@@ -341,6 +341,53 @@ describe('berth deploy, end to end against a control plane', () => {
     expectOneLineError(noKey, /^berth: no API key: set BERTH_API_KEY/);
   });
 
+  it('deploys a prebuilt image as external_container through a cluster listener', async () => {
+    const refused = await berth(
+      ['deploy', '--image', 'registry.example.com/agent:1', '--name', 'img'],
+      {
+        cwd: work,
+        env,
+      },
+    );
+    expectOneLineError(refused, /--image needs a cluster listener/);
+
+    const listener = await controlPlane.api<{ id: string }>('POST', '/v2/listeners', {
+      name: 'cluster-a',
+      compute_type: 'cluster',
+    });
+    expect(listener.status).toBe(201);
+    const result = await berth(
+      ['deploy', '--image', 'registry.example.com/agent:1', '--name', 'img', '--no-wait', '--json'],
+      { cwd: work, env },
+    );
+    expect(result.code).toBe(0);
+    const submitted = jsonLines(result.stdout).find((line) => line.event === 'submitted');
+    expect(submitted).toMatchObject({
+      deployment_id: expect.any(String),
+      revision_id: expect.any(String),
+    });
+
+    const { body } = await controlPlane.api<
+      Deployment & {
+        source: string;
+        source_revision_config: { image_uri: string };
+      }
+    >('GET', `/v2/deployments/${String(submitted?.deployment_id)}`);
+    expect(body).toMatchObject({
+      name: 'img',
+      source: 'external_container',
+      source_config: { listener_id: listener.body.id },
+      source_revision_config: { image_uri: 'registry.example.com/agent:1' },
+    });
+    const revision = await controlPlane.api<{ status: string; status_message: string }>(
+      'GET',
+      `/v2/deployments/${body.id}/revisions/${String(submitted?.revision_id)}`,
+    );
+    expect(revision.body.status).toBe('QUEUED');
+    expect(revision.body.status_message).toMatch(/cluster listener/);
+    expect((await controlPlane.api('DELETE', `/v2/deployments/${body.id}`)).status).toBe(204);
+  });
+
   it(
     'deletes deployments: with --force, and without asking when stdin is not a terminal',
     async () => {

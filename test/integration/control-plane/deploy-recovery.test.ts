@@ -110,4 +110,30 @@ describe('a control plane stopped in the middle of a build', () => {
     expect(after.body.active_revision_id).toBe(body.active_revision_id);
     expect(after.body.latest_revision_id).toBe(body.latest_revision_id);
   });
+
+  it('skips a revision still building when a newer one is requested, and deploys the newer one', async () => {
+    const archive = (await packDirectory(app.dir)).archive;
+    const slow = await patchSource(cp, deployment.id, archive, {
+      source_config: { build_command: 'sleep 2' },
+      secrets: [{ name: 'GREETING', value: 'superseded' }],
+    });
+    const older = slow.latest_revision_id ?? '';
+    await waitForStatus(cp, deployment.id, older, 'BUILDING');
+    const newer =
+      (
+        await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+          secrets: [{ name: 'GREETING', value: 'newest' }],
+        })
+      ).body.latest_revision_id ?? '';
+
+    const skipped = await waitForRevision(cp, deployment.id, older);
+    expect(skipped.status).toBe('SKIPPED');
+    expect(skipped.status_message).toContain(newer);
+    expect((await waitForRevision(cp, deployment.id, newer)).status).toBe('DEPLOYED');
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(body.active_revision_id).toBe(newer);
+    expect(
+      await readEnvThroughGraph(body.source_config.custom_url ?? '', cp.apiKey, 'GREETING'),
+    ).toBe('newest');
+  });
 });
