@@ -7,7 +7,7 @@ import { RUN_MIGRATIONS } from './runs/run.entity.js';
 import { runsProjection } from './runs/runs.projection.js';
 import { THREAD_MIGRATIONS } from './threads/thread.entity.js';
 import { threadsProjection } from './threads/threads.projection.js';
-import type { RuntimeConfig } from './runtime.config.js';
+import type { StorageConfig } from './runtime.config.js';
 
 const PROJECTIONS = [
   assistantsProjection,
@@ -17,7 +17,7 @@ const PROJECTIONS = [
 
 /** The runtime's database: its event log, read models and run queue. */
 export function openRuntimePersistence(
-  config: RuntimeConfig,
+  config: StorageConfig,
   onError: (error: unknown) => void,
 ): Promise<Persistence> {
   return openPersistence({

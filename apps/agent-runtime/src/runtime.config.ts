@@ -61,6 +61,18 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
 }
 
 /** The only reader of the environment in the runtime: everything else gets this object. */
+/** Where a runtime keeps its events and read models. */
+export type StorageConfig = Pick<RuntimeConfig, 'databaseUrl' | 'dataDir' | 'eventStoreUrl'>;
+
+/** The storage part alone, for tools that open a runtime's database without serving it. */
+export function loadStorageConfig(env: Environment = process.env): StorageConfig {
+  return {
+    databaseUrl: text(env.DATABASE_URL),
+    dataDir: resolve(text(env.BERTH_DATA_DIR) ?? '.berth'),
+    eventStoreUrl: text(env.EVENTSTORE_URL),
+  };
+}
+
 /** Whether this process is a spare that waits on stdin for the rest of its environment. */
 export function isSpare(env: Environment = process.env): boolean {
   return envBoolean('BERTH_AWAIT_ASSIGNMENT', env.BERTH_AWAIT_ASSIGNMENT);
@@ -69,9 +81,7 @@ export function isSpare(env: Environment = process.env): boolean {
 export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig {
   return {
     graphConfigPath: resolve(text(env.BERTH_GRAPH_CONFIG) ?? 'langgraph.json'),
-    databaseUrl: text(env.DATABASE_URL),
-    dataDir: resolve(text(env.BERTH_DATA_DIR) ?? '.berth'),
-    eventStoreUrl: text(env.EVENTSTORE_URL),
+    ...loadStorageConfig(env),
     port: envInteger('BERTH_RUNTIME_PORT', env.BERTH_RUNTIME_PORT, 8123, PORT_RANGE),
     host: text(env.BERTH_HOST) ?? '127.0.0.1',
     apiKeys: apiKeysOf(env),

@@ -1,7 +1,8 @@
+import { rebuildProjections } from '#libs/persistence';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { openPlatformResources } from './platform-resources.js';
 
-/** `npm run projections:rebuild [-- name ...]`: empties read models and projects the whole log again. */
+/** `npm run projections:rebuild [-- name ...]`: the control plane's read models. */
 async function main(names: readonly string[]): Promise<void> {
   const resources = await openPlatformResources(loadControlPlaneConfig(), {
     onError: (error) => {
@@ -9,19 +10,9 @@ async function main(names: readonly string[]): Promise<void> {
     },
   });
   try {
-    const known = resources.runners.map((runner) => runner.projection.name);
-    const unknown = names.filter((name) => !known.includes(name));
-    if (unknown.length > 0) {
-      throw new Error(`Unknown projection ${unknown.join(', ')}; known: ${known.join(', ')}`);
-    }
-    for (const runner of resources.runners) {
-      if (names.length > 0 && !names.includes(runner.projection.name)) continue;
-      const started = Date.now();
-      const events = await runner.rebuild();
-      console.log(
-        `${runner.projection.name}: ${events} events projected in ${Date.now() - started} ms`,
-      );
-    }
+    await rebuildProjections(resources, names, (line) => {
+      console.log(line);
+    });
   } finally {
     await resources.close();
   }

@@ -5,3 +5,4 @@ export {
   type PersistenceOptions,
 } from './persistence.js';
 export * from './read-model-freshness.js';
+export * from './rebuild-projections.js';
