@@ -10,6 +10,8 @@ import { badRequest } from '#libs/http';
 const URL_LIFETIME_MS = 60 * 60 * 1000;
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 const GZIP_MAGIC = [0x1f, 0x8b];
+/** A gzip member's header and trailer alone take 18 bytes. */
+const MIN_GZIP_BYTES = 18;
 
 export type IssuedUpload = { upload_url: string; object_path: string; expires_at: string };
 export type ReceivedUpload = { object_path: string; bytes: number; sha256: string };
@@ -53,12 +55,12 @@ export class UploadStore {
     let bytes = 0;
     const check = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        if (
-          bytes === 0 &&
-          (chunk[0] !== GZIP_MAGIC[0] || (chunk.length > 1 && chunk[1] !== GZIP_MAGIC[1]))
-        ) {
-          done(badRequest('The upload is not a gzip tarball'));
-          return;
+        // The magic may arrive split across chunks: check each of its bytes where it arrives.
+        for (let at = bytes; at < GZIP_MAGIC.length && at - bytes < chunk.length; at += 1) {
+          if (chunk[at - bytes] !== GZIP_MAGIC[at]) {
+            done(badRequest('The upload is not a gzip tarball'));
+            return;
+          }
         }
         bytes += chunk.length;
         if (bytes > MAX_UPLOAD_BYTES) {
@@ -72,6 +74,7 @@ export class UploadStore {
     try {
       await pipeline(body, check, createWriteStream(partial));
       if (bytes === 0) throw badRequest('The upload is empty');
+      if (bytes < MIN_GZIP_BYTES) throw badRequest('The upload is too short to be a gzip tarball');
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });

@@ -1,0 +1,164 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { once } from 'node:events';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { DeploymentProxy } from './deployment-proxy.js';
+import { ephemeralPort } from './free-port.js';
+
+const HOST = '127.0.0.1';
+
+type Response = { status: number; body: string };
+
+function get(port: number, agent: Agent | false): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: HOST, port, path: '/', agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+type Upstream = { server: Server; port: number; connections: () => number };
+
+/** An upstream that answers every request with its name, counting the connections it accepts. */
+async function upstream(name: string): Promise<Upstream> {
+  let connections = 0;
+  const server = createServer((_req, res) => {
+    res.end(name);
+  });
+  server.on('connection', () => (connections += 1));
+  server.listen(0, HOST);
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port, connections: () => connections };
+}
+
+describe('DeploymentProxy', () => {
+  let proxy: DeploymentProxy;
+  let port: number;
+  const servers: Server[] = [];
+  const agents: Agent[] = [];
+
+  const keepAliveAgent = (): Agent => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(agent);
+    return agent;
+  };
+
+  const start = async (name: string): Promise<Upstream> => {
+    const started = await upstream(name);
+    servers.push(started.server);
+    return started;
+  };
+
+  beforeEach(async () => {
+    proxy = new DeploymentProxy();
+    port = await ephemeralPort(HOST);
+    await proxy.listen(port, HOST);
+  });
+
+  afterEach(async () => {
+    for (const agent of agents.splice(0)) agent.destroy();
+    await proxy.close();
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('answers 503 with a JSON detail before it has a target', async () => {
+    const response = await get(port, false);
+
+    expect(response.status).toBe(503);
+    expect(JSON.parse(response.body)).toEqual({
+      detail: 'This deployment has no running revision yet',
+    });
+  });
+
+  it('sends requests to the target it was switched to', async () => {
+    const a = await start('A');
+    proxy.switchTo(a.port);
+
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'A' });
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'A' });
+  });
+
+  it('sends new connections to the new target while an open one stays where it is', async () => {
+    const a = await start('A');
+    const b = await start('B');
+    proxy.switchTo(a.port);
+    const kept = keepAliveAgent();
+    await expect(get(port, kept)).resolves.toEqual({ status: 200, body: 'A' });
+
+    proxy.switchTo(b.port);
+
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'B' });
+    await expect(get(port, kept)).resolves.toEqual({ status: 200, body: 'A' });
+    expect(a.connections()).toBe(1);
+
+    kept.destroy();
+    await expect(get(port, keepAliveAgent())).resolves.toEqual({ status: 200, body: 'B' });
+    expect(a.connections()).toBe(1);
+  });
+
+  it('keeps an open stream to the old target flowing after a switch', async () => {
+    let streaming: ServerResponse | undefined;
+    const streamed = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first\n');
+      streaming = res;
+    });
+    streamed.listen(0, HOST);
+    await once(streamed, 'listening');
+    servers.push(streamed);
+    const b = await start('B');
+    proxy.switchTo((streamed.address() as AddressInfo).port);
+
+    const req = request({ host: HOST, port, path: '/', agent: false });
+    req.end();
+    const [res] = (await once(req, 'response')) as [IncomingMessage];
+    res.setEncoding('utf8');
+    const [first] = (await once(res, 'data')) as [string];
+    expect(first).toBe('first\n');
+
+    proxy.switchTo(b.port);
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'B' });
+
+    let rest = '';
+    res.on('data', (chunk: string) => (rest += chunk));
+    const ended = once(res, 'end');
+    streaming?.end('second\n');
+    await ended;
+    expect(rest).toBe('second\n');
+  });
+
+  it('ends open connections and stops listening when closed', async () => {
+    const a = await start('A');
+    const accepted = once(a.server, 'connection');
+    proxy.switchTo(a.port);
+    const client = connect({ host: HOST, port });
+    const closed = once(client, 'close');
+    await accepted;
+
+    await proxy.close();
+
+    await closed;
+    expect(proxy.listening).toBe(false);
+    const refused = connect({ host: HOST, port });
+    const [error] = (await once(refused, 'error')) as [NodeJS.ErrnoException];
+    expect(error.code).toBe('ECONNREFUSED');
+  });
+});
