@@ -84,6 +84,18 @@ describe('control plane API over HTTP: auth, validation, applicability, tenancy'
       expect(wrongBearer.body).toEqual({ detail: 'Invalid API key' });
     });
 
+    it("accepts X-Tenant-Id naming the key's tenant, and refuses another tenant with 403", async () => {
+      const own = await audit.fetch('GET', '/v2/deployments', {
+        headers: { 'X-Api-Key': TEST_API_KEY, 'X-Tenant-Id': TEST_TENANT_ID.toUpperCase() },
+      });
+      expect(own.status).toBe(200);
+      const other = await audit.fetch('GET', '/v2/deployments', {
+        headers: { 'X-Api-Key': TEST_API_KEY, 'X-Tenant-Id': OTHER_TENANT_ID },
+      });
+      expect(other.status).toBe(403);
+      expect(other.body).toEqual({ detail: expect.stringContaining(OTHER_TENANT_ID) });
+    });
+
     it('serves GET /ok without a key', async () => {
       const ok = await api('GET', '/ok', undefined, null);
       expect(ok.status).toBe(200);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import pg from 'pg';
 import { packDirectory } from '#libs/source-archive';
 import {
   exampleAppWithEnvGraph,
@@ -20,6 +21,9 @@ import {
 } from '../../support/deployment-flow.js';
 
 jest.setTimeout(240_000);
+
+/** The advisory lock the local listener's leader holds ('bert'). */
+const LEADER_LOCK = 0x62657274;
 
 describe('a control plane stopped in the middle of a build', () => {
   let cp: ControlPlaneProcess;
@@ -135,5 +139,32 @@ describe('a control plane stopped in the middle of a build', () => {
     expect(
       await readEnvThroughGraph(body.source_config.custom_url ?? '', cp.apiKey, 'GREETING'),
     ).toBe('newest');
+  });
+
+  it('keeps deploying after the listener loses its database connection and its leader lock', async () => {
+    const client = new pg.Client({ connectionString: cp.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ terminated: boolean }>(
+        `select pg_terminate_backend(pid) as terminated from pg_locks
+          where locktype = 'advisory' and objid = $1
+            and database = (select oid from pg_database where datname = current_database())`,
+        [LEADER_LOCK],
+      );
+      expect(rows).toEqual([{ terminated: true }]);
+    } finally {
+      await client.end();
+    }
+    const patched = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+      secrets: [{ name: 'GREETING', value: 'after-reconnect' }],
+    });
+    const revision = await waitForRevision(
+      cp,
+      deployment.id,
+      patched.body.latest_revision_id ?? '',
+    );
+    expect(revision.status).toBe('DEPLOYED');
+    const url = patched.body.source_config.custom_url ?? '';
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('after-reconnect');
   });
 });

@@ -25,6 +25,7 @@ import type { SourceBuilder } from './source-builder.js';
 const LEADER_LOCK = 0x6265_7274; // 'bert'
 const READY_TIMEOUT_MS = 90_000;
 const KEPT_BUILDS = 5;
+const RETRY_MS = 2_000;
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
 
 export interface LocalListenerDeps {
@@ -65,9 +66,7 @@ export class LocalListener {
 
   /** Waits for the leader lock in the background, then reconciles every deployment. */
   start(): void {
-    this.following = this.lead().catch((error: unknown) => {
-      if (!this.closed) this.deps.onError(error);
-    });
+    this.following = this.followWhileOpen();
   }
 
   async stop(): Promise<void> {
@@ -78,8 +77,23 @@ export class LocalListener {
     await Promise.all([...this.active.values()].map((process) => process.stop()));
     await this.spares.stop();
     await Promise.all([...this.proxies.values()].map((proxy) => proxy.close()));
-    this.leader?.release(true);
     await this.following;
+  }
+
+  /** Leads until stopped; a lost database connection ends one round, and the next begins. */
+  private async followWhileOpen(): Promise<void> {
+    const stopped = this.abort.signal;
+    for (;;) {
+      try {
+        await this.lead();
+      } catch (error) {
+        if (!stopped.aborted) this.deps.onError(error);
+      }
+      this.leader?.release(true);
+      this.leader = undefined;
+      if (stopped.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
   }
 
   private async lead(): Promise<void> {
@@ -98,6 +112,11 @@ export class LocalListener {
     const head = await this.deps.store.headPosition();
     const subscription = this.deps.store.subscribeToLog({ after: head });
     this.abort.signal.addEventListener('abort', () => void subscription.close(), { once: true });
+    // The lock lives as long as its connection: when that goes, this round ends.
+    client.once('error', (error) => {
+      this.deps.onError(error);
+      void subscription.close();
+    });
     const { rows } = await this.deps.pool.query<{ deployment_id: string }>(
       'select deployment_id from deployments order by created_at',
     );

@@ -11,7 +11,8 @@ declare module 'fastify' {
 
 /**
  * Every request but the public ones must carry a tenant's key (x-api-key or a bearer token);
- * the caller it identifies travels with the request.
+ * the caller it identifies travels with the request. An `X-Tenant-Id` header, when sent, must
+ * name the key's own tenant.
  */
 export function identifyCallers(
   app: FastifyInstance,
@@ -28,6 +29,13 @@ export function identifyCallers(
     const caller = directory.identify(key);
     if (!caller) {
       await reply.status(401).send({ detail: 'Invalid API key' });
+      return reply;
+    }
+    const tenant = request.headers['x-tenant-id'];
+    if (typeof tenant === 'string' && tenant.trim().toLowerCase() !== caller.tenant_id) {
+      await reply
+        .status(403)
+        .send({ detail: `This API key does not act for tenant ${tenant.trim()} (X-Tenant-Id)` });
       return reply;
     }
     request.caller = caller;
