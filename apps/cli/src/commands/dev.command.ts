@@ -57,9 +57,9 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
   const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
   const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
   const databaseUrl = server.configuredUrl ?? (await server.database(databaseNameFor(dir)));
-  const supervisor = new Supervisor();
-  process.once('SIGINT', () => void supervisor.stop().finally(() => server.stop()));
-  process.once('SIGTERM', () => void supervisor.stop().finally(() => server.stop()));
+  const supervisor = new Supervisor(() => server.stop());
+  process.once('SIGINT', () => void supervisor.stop());
+  process.once('SIGTERM', () => void supervisor.stop());
   const child = supervisor.start({
     name: 'runtime',
     script: RUNTIME_SCRIPT,

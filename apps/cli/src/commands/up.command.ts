@@ -26,8 +26,8 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const runtimePort = env.runtimePort ?? '8123';
   const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
   const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
-  const supervisor = new Supervisor();
-  const stop = (): void => void supervisor.stop().finally(() => server.stop());
+  const supervisor = new Supervisor(() => server.stop());
+  const stop = (): void => void supervisor.stop();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const shared = {
@@ -65,5 +65,6 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   console.log(`  Control plane:            ${controlPlaneUrl}`);
   console.log(`  Example agent runtime:    ${runtimeUrl}  (graphs from ${EXAMPLE_GRAPH_CONFIG})`);
   console.log(`  Database:                 ${server.description}`);
-  console.log(`  API key (${apiKey.origin}): ${apiKey.key}\n`);
+  console.log(`  API key (${apiKey.origin}): ${apiKey.key}`);
+  console.log(`  Deploy an application:    npx berth deploy path/to/app\n`);
 }
