@@ -23,11 +23,18 @@ export interface CommandOutcome<State, Event> {
   readonly appended: AppendResult | undefined;
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 16;
+
+/** A random pause that grows with each lost race, so that contending writers spread out. */
+function backOff(attempt: number): Promise<void> {
+  const ceilingMs = Math.min(100, 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceilingMs));
+}
 
 /**
  * Reads the stream, folds it, decides and appends at the position it read. A concurrent writer
- * makes the append fail; the command is then decided again on the new state.
+ * makes the append fail; the command is then decided again on the new state, after a short
+ * random pause, up to MAX_ATTEMPTS times; then the conflict reaches the caller (409).
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
@@ -61,6 +68,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       return { state, events, appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedPositionError) || attempt >= MAX_ATTEMPTS) throw error;
+      await backOff(attempt);
     }
   }
 }
