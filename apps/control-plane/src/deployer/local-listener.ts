@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { dropDatabase, ensureDatabase, withDatabase } from '#libs/database';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
-import { deploymentDecider, type DeploymentCommand } from '../deployments/deployment.decider.js';
+import type { DeploymentCommand } from '../deployments/deployment.commands.js';
+import { deploymentDecider } from '../deployments/deployment.decider.js';
 import { DEPLOYMENT_STREAM_PREFIX, deploymentStream } from '../deployments/deployment.events.js';
 import {
   findRevision,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DeploymentCommand } from './deployment.decider.js';
+import type { DeploymentCommand } from './deployment.commands.js';
 import type { DeploymentEvent } from './deployment.events.js';
 import type { RevisionStatus } from './deployment.types.js';
 import {

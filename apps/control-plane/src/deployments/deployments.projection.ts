@@ -1,5 +1,5 @@
 import type { Projection, RecordedEvent } from '#libs/event-store';
-import { evolveDeployment, initialDeploymentState } from './deployment.decider.js';
+import { evolveDeployment, initialDeploymentState } from './deployment.evolve.js';
 import { DEPLOYMENT_STREAM_PREFIX, type DeploymentEvent } from './deployment.events.js';
 import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
 

@@ -8,12 +8,9 @@ import { ListenerDirectory } from '../listeners/listener-directory.js';
 import { SecretVault, type PlainSecret } from '../secrets/secret-vault.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { UploadStore, type IssuedUpload } from '../uploads/upload-store.js';
-import {
-  deploymentDecider,
-  initialDeploymentState,
-  type DeploymentCommand,
-  type SecretsChange,
-} from './deployment.decider.js';
+import type { DeploymentCommand, SecretsChange } from './deployment.commands.js';
+import { deploymentDecider } from './deployment.decider.js';
+import { initialDeploymentState } from './deployment.evolve.js';
 import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
 import { deploymentStream } from './deployment.events.js';
 import { toDeploymentResource, toRevisionResource } from './deployment.resource.js';

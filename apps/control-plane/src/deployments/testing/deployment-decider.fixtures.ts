@@ -1,10 +1,7 @@
 import { expect } from '@jest/globals';
 import { DomainError, type DomainErrorCode } from '#libs/http';
-import {
-  deploymentDecider,
-  type DeploymentCommand,
-  type ListenerInfo,
-} from '../deployment.decider.js';
+import type { DeploymentCommand, ListenerInfo } from '../deployment.commands.js';
+import { deploymentDecider } from '../deployment.decider.js';
 import type { DeploymentEvent, RevisionCreatedData } from '../deployment.events.js';
 import type { DeploymentState } from '../deployment.state.js';
 import type { RevisionStatus, SealedSecret } from '../deployment.types.js';
