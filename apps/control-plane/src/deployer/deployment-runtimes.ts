@@ -1,0 +1,69 @@
+import { DeploymentProxy } from './deployment-proxy.js';
+import { SpareRuntimes, type RuntimeProcess } from './runtime-process.js';
+
+/**
+ * What serves each deployment on this machine: its proxy on the deployment's own port, the
+ * runtime process the proxy sends connections to, and a spare runtime for the next deploy.
+ */
+export class DeploymentRuntimes {
+  private readonly proxies = new Map<string, DeploymentProxy>();
+  private readonly active = new Map<string, RuntimeProcess>();
+  private readonly spares = new SpareRuntimes();
+
+  startSpare(): void {
+    this.spares.start();
+  }
+
+  takeSpare(): RuntimeProcess {
+    return this.spares.take();
+  }
+
+  async ensureProxy(deploymentId: string, port: number, host: string): Promise<void> {
+    if (this.proxies.has(deploymentId)) return;
+    const proxy = new DeploymentProxy();
+    await proxy.listen(port, host);
+    this.proxies.set(deploymentId, proxy);
+  }
+
+  activeOf(deploymentId: string): RuntimeProcess | undefined {
+    return this.active.get(deploymentId);
+  }
+
+  /**
+   * Sends the deployment's new connections to the process and makes it the active one; returns
+   * the one it replaces. `onExit` runs if the process dies while it is still the active one.
+   */
+  serve(
+    deploymentId: string,
+    process: RuntimeProcess,
+    onExit: () => Promise<void>,
+  ): RuntimeProcess | undefined {
+    this.proxies.get(deploymentId)?.switchTo(process.port);
+    const previous = this.active.get(deploymentId);
+    this.active.set(deploymentId, process);
+    void process.exited.then(async () => {
+      if (this.active.get(deploymentId) !== process) return;
+      this.active.delete(deploymentId);
+      await onExit();
+    });
+    return previous;
+  }
+
+  /** Stops the deployment's process and closes its port. */
+  async remove(deploymentId: string): Promise<void> {
+    const process = this.active.get(deploymentId);
+    this.active.delete(deploymentId);
+    await process?.stop();
+    await this.proxies.get(deploymentId)?.close();
+    this.proxies.delete(deploymentId);
+  }
+
+  async stopAll(): Promise<void> {
+    const processes = [...this.active.values()];
+    this.active.clear();
+    await Promise.all(processes.map((process) => process.stop()));
+    await this.spares.stop();
+    await Promise.all([...this.proxies.values()].map((proxy) => proxy.close()));
+    this.proxies.clear();
+  }
+}

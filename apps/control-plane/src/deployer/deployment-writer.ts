@@ -1,0 +1,64 @@
+import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import type { DeploymentCommand } from '../deployments/deployment.commands.js';
+import { deploymentDecider } from '../deployments/deployment.decider.js';
+import { deploymentStream, type DeploymentEvent } from '../deployments/deployment.events.js';
+import {
+  TERMINAL_REVISION_STATUSES,
+  type DeploymentState,
+  type RevisionState,
+} from '../deployments/deployment.state.js';
+import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
+
+const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
+
+/** How the listener reads a deployment and records what it did, as the local listener. */
+export class DeploymentWriter {
+  constructor(private readonly store: EventStore) {}
+
+  async load(deploymentId: string): Promise<DeploymentState> {
+    const events = await this.store.readStream(deploymentStream(deploymentId));
+    return events.reduce(
+      (state, event) =>
+        deploymentDecider.evolve(state, { type: event.type, data: event.data } as DeploymentEvent),
+      deploymentDecider.initialState,
+    );
+  }
+
+  async command(deploymentId: string, command: DeploymentCommand): Promise<DeploymentState> {
+    const { state } = await handleCommand(
+      this.store,
+      deploymentStream(deploymentId),
+      deploymentDecider,
+      command,
+      ACTOR,
+    );
+    return state;
+  }
+
+  setStatus(
+    deploymentId: string,
+    revisionId: string,
+    status: RevisionState['status'],
+    message: string | null = null,
+  ): Promise<DeploymentState> {
+    return this.command(deploymentId, {
+      kind: 'revision_status',
+      revision_id: revisionId,
+      status,
+      message,
+      now: new Date().toISOString(),
+    });
+  }
+}
+
+/** Revisions waiting for work, the latest request last. */
+export function pendingRevisions(state: DeploymentState): RevisionState[] {
+  return state.revisions
+    .filter((revision) => !TERMINAL_REVISION_STATUSES.has(revision.status))
+    .sort((a, b) => a.requested_at_position - b.requested_at_position);
+}
+
+/** The revision to work on: the one requested last. */
+export function nextRequested(state: DeploymentState): RevisionState | undefined {
+  return pendingRevisions(state).at(-1);
+}
