@@ -159,15 +159,17 @@ export async function restartControlPlane(
   };
 }
 
-/** Deployments a test left behind still have their own databases on the server. */
+/** Every deployment the control plane ever had may have a database of its own on the server. */
 async function dropDeploymentDatabases(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string | null }>(
-      "select state->>'database' as name from deployments",
+    const { rows } = await client.query<{ id: string }>(
+      "select substring(stream_id from 12) as id from es_streams where stream_id like 'deployment-%'",
     );
-    for (const { name } of rows) if (name) await dropDatabase(databaseUrl, name);
+    for (const { id } of rows) {
+      await dropDatabase(databaseUrl, `berth_deployment_${id.replace(/-/g, '')}`);
+    }
   } finally {
     await client.end();
   }

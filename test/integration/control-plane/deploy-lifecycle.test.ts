@@ -252,4 +252,33 @@ describe('deploying an uploaded source with the local listener', () => {
       await client.end();
     }
   });
+
+  it('leaves no database behind for deployments deleted right after their creation', async () => {
+    const names = await Promise.all(
+      Array.from({ length: 5 }, async (_, index) => {
+        const created = await createSourceDeployment(cp, `short-lived-${index}`);
+        expect((await cp.api('DELETE', `/v2/deployments/${created.id}`)).status).toBe(204);
+        return { id: created.id, database: `berth_deployment_${created.id.replace(/-/g, '')}` };
+      }),
+    );
+    const client = new pg.Client({ connectionString: cp.databaseUrl });
+    await client.connect();
+    try {
+      for (const { id, database } of names) {
+        const deadline = Date.now() + 30_000;
+        let status = 200;
+        while (status !== 404 && Date.now() < deadline) {
+          status = (await cp.api('GET', `/v2/deployments/${id}`)).status;
+          if (status !== 404) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(status).toBe(404);
+        const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [
+          database,
+        ]);
+        expect(rowCount).toBe(0);
+      }
+    } finally {
+      await client.end();
+    }
+  });
 });

@@ -18,6 +18,10 @@ import type { SourceBuilder } from './source-builder.js';
 const LEADER_LOCK = 0x6265_7274; // 'bert'
 const RETRY_MS = 2_000;
 
+/** Each deployment's own database on the control plane's server. */
+export const deploymentDatabaseName = (deploymentId: string): string =>
+  `berth_deployment_${deploymentId.replace(/-/g, '')}`;
+
 export interface LocalListenerDeps {
   readonly config: ControlPlaneConfig;
   readonly store: EventStore;
@@ -147,7 +151,7 @@ export class LocalListener {
     let state = await this.writer.load(deploymentId);
     if (!state.exists || state.deleted || !isBuildable(state.source)) return;
     if (state.status === 'AWAITING_DELETE') {
-      await this.tearDown(state, deploymentId);
+      await this.tearDown(deploymentId);
       return;
     }
     if (state.status === 'AWAITING_DATABASE') state = await this.provision(deploymentId);
@@ -176,7 +180,7 @@ export class LocalListener {
   }
 
   private async provision(deploymentId: string): Promise<DeploymentState> {
-    const database = `berth_deployment_${deploymentId.replace(/-/g, '')}`;
+    const database = deploymentDatabaseName(deploymentId);
     await ensureDatabase(this.deps.serverUrl, database);
     const port = await this.allocatePort(deploymentId);
     return this.writer.command(deploymentId, {
@@ -203,10 +207,11 @@ export class LocalListener {
     throw new Error(`No free port left in BERTH_DEPLOYMENT_PORTS (${min}-${max})`);
   }
 
-  private async tearDown(state: DeploymentState, deploymentId: string): Promise<void> {
+  private async tearDown(deploymentId: string): Promise<void> {
     await this.rollouts.get(deploymentId);
     await this.runtimes.remove(deploymentId);
-    if (state.database) await dropDatabase(this.deps.serverUrl, state.database);
+    // By its name, not the recorded one: a delete may come between its creation and the record.
+    await dropDatabase(this.deps.serverUrl, deploymentDatabaseName(deploymentId));
     await this.deps.builder.removeDeployment(deploymentId);
     await this.deps.uploads.removeDeployment(deploymentId);
     await this.deps.vault.forget(deploymentId);
