@@ -1,13 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, type Assistant } from '@langchain/langgraph-sdk';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
-import {
-  EXAMPLE_GRAPH_CONFIG,
-  startRuntime,
-  type RuntimeProcess,
-} from '../../support/runtime-process.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { type Assistant } from '@langchain/langgraph-sdk';
+import { EXAMPLE_GRAPH_CONFIG } from '../../support/runtime-process.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 /** The namespace in which the reference platform derives a graph's default assistant id. */
 const DEFAULT_ASSISTANT_NAMESPACE = '6ba7b821-9dad-11d1-80b4-00c04fd430c8';
@@ -49,31 +45,13 @@ function answeredBy(values: unknown): string | undefined {
 }
 
 describe('agent runtime assistants over HTTP with the official SDK', () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
+  const suite = runtimeSuite('runtime_assistants', { maxRetries: 0 });
 
   /** Runs the agent graph on a fresh thread through `assistantId` and returns the final values. */
   async function runAgent(assistantId: string): Promise<unknown> {
-    const thread = await client.threads.create();
-    return client.runs.wait(thread.thread_id, assistantId, { input: QUESTION });
+    const thread = await suite.client.threads.create();
+    return suite.client.runs.wait(thread.thread_id, assistantId, { input: QUESTION });
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_assistants');
-    runtime = await startRuntime({ databaseUrl: database.url });
-    // No retries: a failing request must fail the test, not be repeated until it passes.
-    client = new Client({
-      apiUrl: runtime.url,
-      apiKey: runtime.apiKey,
-      callerOptions: { maxRetries: 0 },
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
 
   describe('default assistants', () => {
     it('the example application declares the graphs this file expects', () => {
@@ -92,7 +70,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       async (graphId) => {
         const expectedId = uuidV5(graphId, DEFAULT_ASSISTANT_NAMESPACE);
 
-        const assistant = await client.assistants.get(expectedId);
+        const assistant = await suite.client.assistants.get(expectedId);
         expect(assistant).toMatchObject({
           assistant_id: expectedId,
           graph_id: graphId,
@@ -101,7 +79,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
           metadata: { created_by: 'system' },
         });
 
-        const found = await client.assistants.search({ graphId, limit: 100 });
+        const found = await suite.client.assistants.search({ graphId, limit: 100 });
         expect(found.every((candidate) => candidate.graph_id === graphId)).toBe(true);
         const defaults = found.filter((candidate) => candidate.metadata?.created_by === 'system');
         expect(defaults.map((candidate) => candidate.assistant_id)).toEqual([expectedId]);
@@ -109,20 +87,20 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     );
 
     it('a run named by graph id runs the default assistant', async () => {
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, 'agent', { input: QUESTION });
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'agent', { input: QUESTION });
       expect(run.assistant_id).toBe(uuidV5('agent', DEFAULT_ASSISTANT_NAMESPACE));
-      const values = await client.runs.join(thread.thread_id, run.run_id);
+      const values = await suite.client.runs.join(thread.thread_id, run.run_id);
       expect(answeredBy(values)).toBe('fake-tool-caller');
-      expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe('success');
     });
 
     it("a run named by the default assistant's uuid runs the same graph", async () => {
       const defaultId = uuidV5('agent', DEFAULT_ASSISTANT_NAMESPACE);
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, defaultId, { input: QUESTION });
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, defaultId, { input: QUESTION });
       expect(run.assistant_id).toBe(defaultId);
-      const values = (await client.runs.join(
+      const values = (await suite.client.runs.join(
         thread.thread_id,
         run.run_id,
       )) as unknown as AgentValues;
@@ -133,7 +111,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
   describe('create', () => {
     it('stores context, name, metadata and config as version 1', async () => {
       const tag = randomUUID();
-      const created = await client.assistants.create({
+      const created = await suite.client.assistants.create({
         graphId: 'agent',
         name: `weather-bot-${tag}`,
         context: { model_name: 'created-model' },
@@ -143,7 +121,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       expect(created.assistant_id).not.toBe(uuidV5('agent', DEFAULT_ASSISTANT_NAMESPACE));
       expect(created).toMatchObject({ graph_id: 'agent', version: 1 });
 
-      const fetched = await client.assistants.get(created.assistant_id);
+      const fetched = await suite.client.assistants.get(created.assistant_id);
       expect(fetched).toMatchObject({
         assistant_id: created.assistant_id,
         graph_id: 'agent',
@@ -162,7 +140,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
 
     it('with an existing id: do_nothing returns the stored assistant unchanged, raise answers 409', async () => {
       const assistantId = randomUUID();
-      const first = await client.assistants.create({
+      const first = await suite.client.assistants.create({
         graphId: 'agent',
         assistantId,
         name: 'original',
@@ -171,7 +149,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       });
       expect(first.assistant_id).toBe(assistantId);
 
-      const again = await client.assistants.create({
+      const again = await suite.client.assistants.create({
         graphId: 'agent',
         assistantId,
         ifExists: 'do_nothing',
@@ -188,47 +166,47 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       });
 
       await expect(
-        client.assistants.create({
+        suite.client.assistants.create({
           graphId: 'agent',
           assistantId,
           context: { model_name: 'replacement-model' },
         }),
       ).rejects.toMatchObject({ status: 409 });
 
-      const stored = await client.assistants.get(assistantId);
+      const stored = await suite.client.assistants.get(assistantId);
       expect(stored).toMatchObject({
         version: 1,
         name: 'original',
         context: { model_name: 'original-model' },
         metadata: { round: 1 },
       });
-      const versions = await client.assistants.getVersions(assistantId);
+      const versions = await suite.client.assistants.getVersions(assistantId);
       expect(versions.map((version) => version.version)).toEqual([1]);
     });
 
     it('an assistant id is one id whatever the case of its hex digits (RFC 4122 §3)', async () => {
       const assistantId = randomUUID();
-      await client.assistants.create({
+      await suite.client.assistants.create({
         graphId: 'agent',
         assistantId: assistantId.toUpperCase(),
         context: { model_name: 'upper-case-model' },
       });
-      expect((await client.assistants.get(assistantId)).context).toEqual({
+      expect((await suite.client.assistants.get(assistantId)).context).toEqual({
         model_name: 'upper-case-model',
       });
       expect(answeredBy(await runAgent(assistantId))).toBe('upper-case-model');
-      const updated = await client.assistants.update(assistantId, {
+      const updated = await suite.client.assistants.update(assistantId, {
         context: { model_name: 'lower-case-model' },
       });
       expect(updated.version).toBe(2);
       await expect(
-        client.assistants.create({ graphId: 'agent', assistantId }),
+        suite.client.assistants.create({ graphId: 'agent', assistantId }),
       ).rejects.toMatchObject({ status: 409 });
     });
 
     it('for an unknown graph answers 404', async () => {
       await expect(
-        client.assistants.create({ graphId: `no-such-graph-${randomUUID()}` }),
+        suite.client.assistants.create({ graphId: `no-such-graph-${randomUUID()}` }),
       ).rejects.toMatchObject({ status: 404 });
     });
   });
@@ -237,7 +215,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     let assistantId: string;
 
     beforeAll(async () => {
-      const created = await client.assistants.create({
+      const created = await suite.client.assistants.create({
         graphId: 'agent',
         name: 'versioned',
         context: { model_name: 'model-v1', temperature: 0 },
@@ -247,7 +225,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     });
 
     it('an update with a new context makes version 2 with exactly that context and merged metadata', async () => {
-      const updated = await client.assistants.update(assistantId, {
+      const updated = await suite.client.assistants.update(assistantId, {
         context: { model_name: 'model-v2' },
         metadata: { stage: 'two', reviewed: true },
       });
@@ -255,7 +233,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       expect(updated.context).toEqual({ model_name: 'model-v2' });
       expect(updated.metadata).toEqual({ owner: 'alice', stage: 'two', reviewed: true });
 
-      const fetched = await client.assistants.get(assistantId);
+      const fetched = await suite.client.assistants.get(assistantId);
       expect(fetched.version).toBe(2);
       expect(fetched.context).toEqual({ model_name: 'model-v2' });
       expect(fetched.metadata).toEqual({ owner: 'alice', stage: 'two', reviewed: true });
@@ -264,7 +242,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     });
 
     it('lists versions newest first, each with its own context', async () => {
-      const versions = await client.assistants.getVersions(assistantId);
+      const versions = await suite.client.assistants.getVersions(assistantId);
       expect(versions.map((version) => version.version)).toEqual([2, 1]);
       expect(versions.map((version) => version.context)).toEqual([
         { model_name: 'model-v2' },
@@ -273,9 +251,12 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       expect(versions.every((version) => version.assistant_id === assistantId)).toBe(true);
       expect(versions[1]?.metadata).toEqual({ owner: 'alice', stage: 'one' });
 
-      const firstPage = await client.assistants.getVersions(assistantId, { limit: 1 });
+      const firstPage = await suite.client.assistants.getVersions(assistantId, { limit: 1 });
       expect(firstPage.map((version) => version.version)).toEqual([2]);
-      const secondPage = await client.assistants.getVersions(assistantId, { limit: 1, offset: 1 });
+      const secondPage = await suite.client.assistants.getVersions(assistantId, {
+        limit: 1,
+        offset: 1,
+      });
       expect(secondPage.map((version) => version.version)).toEqual([1]);
     });
 
@@ -284,39 +265,43 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     });
 
     it('setLatest(1) makes version 1 active again, for get and for later runs', async () => {
-      const active = await client.assistants.setLatest(assistantId, 1);
+      const active = await suite.client.assistants.setLatest(assistantId, 1);
       expect(active.version).toBe(1);
       expect(active.context).toEqual({ model_name: 'model-v1', temperature: 0 });
 
-      const fetched = await client.assistants.get(assistantId);
+      const fetched = await suite.client.assistants.get(assistantId);
       expect(fetched.version).toBe(1);
       expect(fetched.context).toEqual({ model_name: 'model-v1', temperature: 0 });
       expect(fetched.metadata).toEqual({ owner: 'alice', stage: 'one' });
 
-      const versions = await client.assistants.getVersions(assistantId);
+      const versions = await suite.client.assistants.getVersions(assistantId);
       expect(versions.map((version) => version.version)).toEqual([2, 1]);
 
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, assistantId, { input: QUESTION });
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, assistantId, {
+        input: QUESTION,
+      });
       expect(run.assistant_id).toBe(assistantId);
-      expect(answeredBy(await client.runs.join(thread.thread_id, run.run_id))).toBe('model-v1');
+      expect(answeredBy(await suite.client.runs.join(thread.thread_id, run.run_id))).toBe(
+        'model-v1',
+      );
     });
 
     it('a later update after setLatest(1) becomes version 3, built from the supplied context only', async () => {
-      const updated = await client.assistants.update(assistantId, { context: {} });
+      const updated = await suite.client.assistants.update(assistantId, { context: {} });
       expect(updated.version).toBe(3);
       expect(updated.context).toEqual({});
       // Nothing of version 1 is merged in: the agent falls back to its own model name.
       expect(answeredBy(await runAgent(assistantId))).toBe('fake-tool-caller');
-      const versions = await client.assistants.getVersions(assistantId);
+      const versions = await suite.client.assistants.getVersions(assistantId);
       expect(versions.map((version) => version.version)).toEqual([3, 2, 1]);
     });
 
     it('setLatest to a version that does not exist answers 404 and changes nothing', async () => {
-      await expect(client.assistants.setLatest(assistantId, 42)).rejects.toMatchObject({
+      await expect(suite.client.assistants.setLatest(assistantId, 42)).rejects.toMatchObject({
         status: 404,
       });
-      expect((await client.assistants.get(assistantId)).version).toBe(3);
+      expect((await suite.client.assistants.get(assistantId)).version).toBe(3);
     });
   });
 
@@ -330,7 +315,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     beforeAll(async () => {
       for (const name of names) {
         created.push(
-          await client.assistants.create({
+          await suite.client.assistants.create({
             graphId: 'custom',
             name,
             metadata: { batch, letter: name.slice(5, 6) },
@@ -340,36 +325,40 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
     });
 
     it('filters by metadata', async () => {
-      const all = await client.assistants.search({ metadata: { batch }, limit: 100 });
+      const all = await suite.client.assistants.search({ metadata: { batch }, limit: 100 });
       expect(all.map((a) => a.assistant_id).sort()).toEqual(
         created.map((a) => a.assistant_id).sort(),
       );
 
-      const onlyC = await client.assistants.search({ metadata: { batch, letter: 'c' } });
+      const onlyC = await suite.client.assistants.search({ metadata: { batch, letter: 'c' } });
       expect(onlyC.map((a) => a.name)).toEqual([names[2]]);
 
-      const none = await client.assistants.search({ metadata: { batch: randomUUID() } });
+      const none = await suite.client.assistants.search({ metadata: { batch: randomUUID() } });
       expect(none).toEqual([]);
     });
 
     it('filters by name', async () => {
-      const found = await client.assistants.search({ name: names[3] });
+      const found = await suite.client.assistants.search({ name: names[3] });
       expect(found.map((a) => a.assistant_id)).toEqual([created[3]?.assistant_id]);
     });
 
     it('filters by graph id together with metadata', async () => {
       expect(
-        await client.assistants.search({ graphId: 'agent', metadata: { batch }, limit: 100 }),
+        await suite.client.assistants.search({ graphId: 'agent', metadata: { batch }, limit: 100 }),
       ).toEqual([]);
       expect(
-        await client.assistants.search({ graphId: 'custom', metadata: { batch }, limit: 100 }),
+        await suite.client.assistants.search({
+          graphId: 'custom',
+          metadata: { batch },
+          limit: 100,
+        }),
       ).toHaveLength(5);
     });
 
     it('pages with limit and offset, without overlap or gaps', async () => {
       const pages = await Promise.all(
         [0, 2, 4].map((offset) =>
-          client.assistants.search({ metadata: { batch }, limit: 2, offset }),
+          suite.client.assistants.search({ metadata: { batch }, limit: 2, offset }),
         ),
       );
       expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
@@ -377,19 +366,23 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
       expect(new Set(ids).size).toBe(5);
       expect([...ids].sort()).toEqual(created.map((a) => a.assistant_id).sort());
 
-      const beyond = await client.assistants.search({ metadata: { batch }, limit: 2, offset: 5 });
+      const beyond = await suite.client.assistants.search({
+        metadata: { batch },
+        limit: 2,
+        offset: 5,
+      });
       expect(beyond).toEqual([]);
     });
 
     it('pages in a stated order', async () => {
-      const first = await client.assistants.search({
+      const first = await suite.client.assistants.search({
         metadata: { batch },
         sortBy: 'name',
         sortOrder: 'asc',
         limit: 2,
       });
       expect(first.map((a) => a.name)).toEqual(names.slice(0, 2));
-      const second = await client.assistants.search({
+      const second = await suite.client.assistants.search({
         metadata: { batch },
         sortBy: 'name',
         sortOrder: 'asc',
@@ -397,7 +390,7 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
         offset: 2,
       });
       expect(second.map((a) => a.name)).toEqual(names.slice(2, 4));
-      const descending = await client.assistants.search({
+      const descending = await suite.client.assistants.search({
         metadata: { batch },
         sortBy: 'name',
         sortOrder: 'desc',
@@ -409,71 +402,78 @@ describe('agent runtime assistants over HTTP with the official SDK', () => {
 
   describe('delete', () => {
     it('removes the assistant with all its versions', async () => {
-      const created = await client.assistants.create({
+      const created = await suite.client.assistants.create({
         graphId: 'agent',
         context: { model_name: 'doomed-v1' },
         metadata: { doomed: true },
       });
       const assistantId = created.assistant_id;
-      await client.assistants.update(assistantId, { context: { model_name: 'doomed-v2' } });
+      await suite.client.assistants.update(assistantId, { context: { model_name: 'doomed-v2' } });
       expect(
-        (await client.assistants.getVersions(assistantId)).map((version) => version.version),
+        (await suite.client.assistants.getVersions(assistantId)).map((version) => version.version),
       ).toEqual([2, 1]);
 
-      await client.assistants.delete(assistantId);
+      await suite.client.assistants.delete(assistantId);
 
-      await expect(client.assistants.get(assistantId)).rejects.toMatchObject({ status: 404 });
-      await expect(client.assistants.getVersions(assistantId)).rejects.toMatchObject({
+      await expect(suite.client.assistants.get(assistantId)).rejects.toMatchObject({ status: 404 });
+      await expect(suite.client.assistants.getVersions(assistantId)).rejects.toMatchObject({
         status: 404,
       });
-      await expect(client.assistants.setLatest(assistantId, 1)).rejects.toMatchObject({
+      await expect(suite.client.assistants.setLatest(assistantId, 1)).rejects.toMatchObject({
         status: 404,
       });
       await expect(
-        client.assistants.update(assistantId, { context: { model_name: 'revived' } }),
+        suite.client.assistants.update(assistantId, { context: { model_name: 'revived' } }),
       ).rejects.toMatchObject({ status: 404 });
-      await expect(client.assistants.delete(assistantId)).rejects.toMatchObject({ status: 404 });
-      expect(await client.assistants.search({ metadata: { doomed: true } })).toEqual([]);
+      await expect(suite.client.assistants.delete(assistantId)).rejects.toMatchObject({
+        status: 404,
+      });
+      expect(await suite.client.assistants.search({ metadata: { doomed: true } })).toEqual([]);
 
-      const thread = await client.threads.create();
+      const thread = await suite.client.threads.create();
       await expect(
-        client.runs.create(thread.thread_id, assistantId, { input: QUESTION }),
+        suite.client.runs.create(thread.thread_id, assistantId, { input: QUESTION }),
       ).rejects.toMatchObject({ status: 404 });
     });
   });
 
   describe('runs name an assistant by uuid or by graph id', () => {
     it('a thread run by uuid records that assistant and applies its context', async () => {
-      const created = await client.assistants.create({
+      const created = await suite.client.assistants.create({
         graphId: 'agent',
         context: { model_name: 'by-uuid' },
       });
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, created.assistant_id, {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, created.assistant_id, {
         input: QUESTION,
       });
       expect(run.assistant_id).toBe(created.assistant_id);
-      expect(answeredBy(await client.runs.join(thread.thread_id, run.run_id))).toBe('by-uuid');
-      expect((await client.runs.get(thread.thread_id, run.run_id)).assistant_id).toBe(
+      expect(answeredBy(await suite.client.runs.join(thread.thread_id, run.run_id))).toBe(
+        'by-uuid',
+      );
+      expect((await suite.client.runs.get(thread.thread_id, run.run_id)).assistant_id).toBe(
         created.assistant_id,
       );
     });
 
     it('a stateless run by uuid and by graph id', async () => {
-      const created = await client.assistants.create({
+      const created = await suite.client.assistants.create({
         graphId: 'agent',
         context: { model_name: 'stateless-model' },
       });
       expect(
-        answeredBy(await client.runs.wait(null, created.assistant_id, { input: QUESTION })),
+        answeredBy(await suite.client.runs.wait(null, created.assistant_id, { input: QUESTION })),
       ).toBe('stateless-model');
-      expect(answeredBy(await client.runs.wait(null, 'agent', { input: QUESTION }))).toBe(
+      expect(answeredBy(await suite.client.runs.wait(null, 'agent', { input: QUESTION }))).toBe(
         'fake-tool-caller',
       );
     });
 
     it('a graph id names the default assistant of that graph, not one created on it later', async () => {
-      await client.assistants.create({ graphId: 'agent', context: { model_name: 'not-default' } });
+      await suite.client.assistants.create({
+        graphId: 'agent',
+        context: { model_name: 'not-default' },
+      });
       expect(answeredBy(await runAgent('agent'))).toBe('fake-tool-caller');
     });
   });

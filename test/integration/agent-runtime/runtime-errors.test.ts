@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client } from '@langchain/langgraph-sdk';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 interface Answer {
   readonly method: string;
@@ -30,22 +28,20 @@ interface ValidationIssue {
 }
 
 describe('agent runtime error answers over plain HTTP', () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
+  const suite = runtimeSuite('runtime_errors', { maxRetries: 0 });
   /** Every answer this file received, to check at the end that none was a 5xx. */
   const answers: Answer[] = [];
 
   async function request(method: string, path: string, options: RequestOptions = {}) {
     const headers: Record<string, string> = { ...options.headers };
-    const key = options.key === undefined ? runtime.apiKey : options.key;
+    const key = options.key === undefined ? suite.runtime.apiKey : options.key;
     if (key !== null) headers['x-api-key'] = key;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] = options.contentType ?? 'application/json';
     }
-    const response = await fetch(`${runtime.url}${path}`, { method, headers, body });
+    const response = await fetch(`${suite.runtime.url}${path}`, { method, headers, body });
     const contentType = response.headers.get('content-type') ?? '';
     // A stream that unexpectedly opened is not read to its end.
     const text = contentType.startsWith('text/event-stream') ? '' : await response.text();
@@ -87,22 +83,6 @@ describe('agent runtime error answers over plain HTTP', () => {
     expect(issues.some((issue) => issue.loc.at(-1) === field)).toBe(true);
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_errors');
-    runtime = await startRuntime({ databaseUrl: database.url });
-    // No retries: a failing request must fail the test, not be repeated until it passes.
-    client = new Client({
-      apiUrl: runtime.url,
-      apiKey: runtime.apiKey,
-      callerOptions: { maxRetries: 0 },
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
-
   describe('authentication', () => {
     let threadId: string;
     let runId: string;
@@ -110,11 +90,11 @@ describe('agent runtime error answers over plain HTTP', () => {
     let routes: [string, string, unknown?][];
 
     beforeAll(async () => {
-      threadId = (await client.threads.create()).thread_id;
-      const run = await client.runs.create(threadId, 'custom', { input: { steps: 2 } });
+      threadId = (await suite.client.threads.create()).thread_id;
+      const run = await suite.client.runs.create(threadId, 'custom', { input: { steps: 2 } });
       runId = run.run_id;
-      await client.runs.join(threadId, runId);
-      assistantId = (await client.assistants.create({ graphId: 'agent' })).assistant_id;
+      await suite.client.runs.join(threadId, runId);
+      assistantId = (await suite.client.assistants.create({ graphId: 'agent' })).assistant_id;
       routes = [
         ['GET', '/info'],
         ['POST', '/threads', {}],
@@ -162,8 +142,8 @@ describe('agent runtime error answers over plain HTTP', () => {
     it('an empty key, a key with extra characters and a wrong bearer token answer 401', async () => {
       const path = `/threads/${threadId}`;
       expectError(await request('GET', path, { key: '' }), 401);
-      expectError(await request('GET', path, { key: `${runtime.apiKey}x` }), 401);
-      expectError(await request('GET', path, { key: runtime.apiKey.slice(0, -1) }), 401);
+      expectError(await request('GET', path, { key: `${suite.runtime.apiKey}x` }), 401);
+      expectError(await request('GET', path, { key: suite.runtime.apiKey.slice(0, -1) }), 401);
       expectError(
         await request('GET', path, { key: null, headers: { authorization: 'Bearer wrong-key' } }),
         401,
@@ -171,10 +151,10 @@ describe('agent runtime error answers over plain HTTP', () => {
     });
 
     it('refused requests changed nothing', async () => {
-      const thread = await client.threads.get(threadId);
+      const thread = await suite.client.threads.get(threadId);
       expect(thread.metadata).not.toHaveProperty('hacked');
-      expect((await client.runs.list(threadId)).map((run) => run.run_id)).toEqual([runId]);
-      const assistant = await client.assistants.get(assistantId);
+      expect((await suite.client.runs.list(threadId)).map((run) => run.run_id)).toEqual([runId]);
+      const assistant = await suite.client.assistants.get(assistantId);
       expect(assistant.version).toBe(1);
       expect(assistant.context).toEqual({});
       const answer = await request('POST', '/threads', {
@@ -182,13 +162,13 @@ describe('agent runtime error answers over plain HTTP', () => {
         body: { metadata: { refused: assistantId } },
       });
       expectError(answer, 401);
-      expect(await client.threads.search({ metadata: { refused: assistantId } })).toEqual([]);
+      expect(await suite.client.threads.search({ metadata: { refused: assistantId } })).toEqual([]);
     });
 
     it('the key header name is case-insensitive', async () => {
       const answer = await request('GET', `/threads/${threadId}`, {
         key: null,
-        headers: { 'X-API-KEY': runtime.apiKey },
+        headers: { 'X-API-KEY': suite.runtime.apiKey },
       });
       expect(answer.status).toBe(200);
       expect((answer.json as { thread_id: string }).thread_id).toBe(threadId);
@@ -268,7 +248,7 @@ describe('agent runtime error answers over plain HTTP', () => {
     });
 
     it('a run naming an unknown assistant or graph answers 404', async () => {
-      const threadId = (await client.threads.create()).thread_id;
+      const threadId = (await suite.client.threads.create()).thread_id;
       for (const assistantId of [randomUUID(), 'no-such-graph']) {
         const body = { assistant_id: assistantId, input: {} };
         expectError(await request('POST', `/threads/${threadId}/runs`, { body }), 404);
@@ -278,7 +258,7 @@ describe('agent runtime error answers over plain HTTP', () => {
         expectError(await request('POST', '/runs/wait', { body }), 404);
         expectError(await request('POST', '/runs/stream', { body }), 404);
       }
-      expect(await client.runs.list(threadId)).toEqual([]);
+      expect(await suite.client.runs.list(threadId)).toEqual([]);
     });
 
     it('creating an assistant on an unknown graph answers 404', async () => {
@@ -298,8 +278,8 @@ describe('agent runtime error answers over plain HTTP', () => {
     let assistantId: string;
 
     beforeAll(async () => {
-      threadId = (await client.threads.create()).thread_id;
-      assistantId = (await client.assistants.create({ graphId: 'agent' })).assistant_id;
+      threadId = (await suite.client.threads.create()).thread_id;
+      assistantId = (await suite.client.assistants.create({ graphId: 'agent' })).assistant_id;
     });
 
     it('invalid JSON text answers 400 with a detail', async () => {
@@ -349,7 +329,7 @@ describe('agent runtime error answers over plain HTTP', () => {
         }),
         'stream_mode',
       );
-      expect(await client.runs.list(threadId)).toEqual([]);
+      expect(await suite.client.runs.list(threadId)).toEqual([]);
     });
 
     it('wrong types in thread and assistant bodies answer 422', async () => {
@@ -397,7 +377,7 @@ describe('agent runtime error answers over plain HTTP', () => {
         await request('POST', '/assistants/search', { body: { offset: -1 } }),
         'offset',
       );
-      expect((await client.assistants.get(assistantId)).version).toBe(1);
+      expect((await suite.client.assistants.get(assistantId)).version).toBe(1);
     });
 
     it('wrong query parameters answer 422 with issues located in the query, not the body', async () => {
@@ -460,10 +440,10 @@ describe('agent runtime error answers over plain HTTP', () => {
     let runId: string;
 
     beforeAll(async () => {
-      threadId = (await client.threads.create()).thread_id;
-      const run = await client.runs.create(threadId, 'custom', { input: { steps: 2 } });
+      threadId = (await suite.client.threads.create()).thread_id;
+      const run = await suite.client.runs.create(threadId, 'custom', { input: { steps: 2 } });
       runId = run.run_id;
-      await client.runs.join(threadId, runId);
+      await suite.client.runs.join(threadId, runId);
     });
 
     it('an unknown run of an existing thread answers 404', async () => {
@@ -478,7 +458,7 @@ describe('agent runtime error answers over plain HTTP', () => {
     });
 
     it('a run is not found under another thread', async () => {
-      const otherThread = (await client.threads.create()).thread_id;
+      const otherThread = (await suite.client.threads.create()).thread_id;
       expectError(await request('GET', `/threads/${otherThread}/runs/${runId}`), 404);
       expectError(await request('GET', `/threads/${otherThread}/runs/${runId}/join`), 404);
       expectError(await request('GET', `/threads/${otherThread}/runs/${runId}/stream`), 404);

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { Client, type Run } from '@langchain/langgraph-sdk';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 import { readSse, type SseEvent } from '../../support/sse.js';
+import { within } from '../../support/within.js';
 
 type JsonRecord = Record<string, unknown>;
 
@@ -40,53 +40,22 @@ interface RunTimeline {
 const FINAL = new Set(['success', 'error', 'interrupted', 'timeout']);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The promise's value, or a failure when it takes longer than `timeoutMs`. */
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what} within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 const ms = (iso: string | null | undefined): number => (iso ? Date.parse(iso) : Number.NaN);
 
 // End-to-end runs take seconds: more than Jest's default of 5 s for a test or a hook.
 jest.setTimeout(30_000);
 
 describe('agent runtime runs: records, interrupts, multitasking, cancel and webhooks', () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_runs');
-    runtime = await startRuntime({ databaseUrl: database.url });
-    client = new Client({
-      apiUrl: runtime.url,
-      apiKey: runtime.apiKey,
-      callerOptions: { maxConcurrency: 32, maxRetries: 0 },
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
+  const suite = runtimeSuite('runtime_runs', { maxConcurrency: 32, maxRetries: 0 });
 
   /** A raw request to the runtime, for what the SDK hides (status codes, headers). */
   function api(
     path: string,
     init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Response> {
-    const headers: Record<string, string> = { 'x-api-key': runtime.apiKey, ...init.headers };
+    const headers: Record<string, string> = { 'x-api-key': suite.runtime.apiKey, ...init.headers };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${runtime.url}${path}`, {
+    return fetch(`${suite.runtime.url}${path}`, {
       method: init.method ?? 'GET',
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -94,7 +63,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
   }
 
   async function newThread(): Promise<string> {
-    return (await client.threads.create()).thread_id;
+    return (await suite.client.threads.create()).thread_id;
   }
 
   /** Creates a `custom` run: `steps` progress events, `delayMs` apart. */
@@ -104,7 +73,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     delayMs: number,
     extra: Parameters<Client['runs']['create']>[2] = {},
   ): Promise<Run> {
-    return client.runs.create(threadId, 'custom', {
+    return suite.client.runs.create(threadId, 'custom', {
       input: { steps, delay_ms: delayMs },
       ...extra,
     });
@@ -118,7 +87,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
   ): Promise<Run> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const run = await client.runs.get(threadId, runId);
+      const run = await suite.client.runs.get(threadId, runId);
       if (run.status === wanted) return run;
       if (Date.now() > deadline) {
         throw new Error(`run ${runId} is ${run.status}, not ${wanted}, after ${timeoutMs} ms`);
@@ -142,7 +111,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     for (;;) {
       const poll = new Map<string, string[]>();
       for (const threadId of threadIds) {
-        const runs = await client.runs.list(threadId, { limit: 50 });
+        const runs = await suite.client.runs.list(threadId, { limit: 50 });
         poll.set(
           threadId,
           runs.filter((run) => run.status === 'running').map((run) => run.run_id),
@@ -172,7 +141,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
    * input, at its start) and the last (at its end). Unlike polling, this misses no short run.
    */
   async function runSpans(threadId: string): Promise<Map<string, { from: number; to: number }>> {
-    const history = await client.threads.getHistory(threadId, { limit: 1000 });
+    const history = await suite.client.threads.getHistory(threadId, { limit: 1000 });
     const spans = new Map<string, { from: number; to: number }>();
     for (const checkpoint of history) {
       const runId = checkpoint.metadata?.run_id;
@@ -251,38 +220,38 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     });
     expect(config.configurable).toHaveProperty('user_id');
     expect(created.multitask_strategy).toBe('reject');
-    const assistant = await client.assistants.get(created.assistant_id);
+    const assistant = await suite.client.assistants.get(created.assistant_id);
     expect(assistant.graph_id).toBe('agent');
 
-    const joined = (await client.runs.join(threadId, created.run_id)) as {
+    const joined = (await suite.client.runs.join(threadId, created.run_id)) as {
       messages: { type: string; content: string }[];
     };
     expect(joined.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai']);
     expect(joined.messages[3]?.content).toContain('Tokyo');
 
-    const fetched = await client.runs.get(threadId, created.run_id);
+    const fetched = await suite.client.runs.get(threadId, created.run_id);
     expect(fetched.status).toBe('success');
     expect(kwargsOf(fetched)).toEqual(created.kwargs);
     expect(fetched.multitask_strategy).toBe('reject');
 
-    const second = await client.runs.create(threadId, 'agent', {
+    const second = await suite.client.runs.create(threadId, 'agent', {
       input: { messages: [{ role: 'user', content: 'And in Paris?' }] },
     });
-    await client.runs.join(threadId, second.run_id);
-    const listed = await client.runs.list(threadId);
+    await suite.client.runs.join(threadId, second.run_id);
+    const listed = await suite.client.runs.list(threadId);
     expect(listed.map((run) => run.run_id)).toEqual([second.run_id, created.run_id]);
     expect(listed.map((run) => run.status)).toEqual(['success', 'success']);
     expect(ms(listed[0]?.created_at)).toBeGreaterThanOrEqual(ms(listed[1]?.created_at));
-    expect((await client.threads.get(threadId)).status).toBe('idle');
+    expect((await suite.client.threads.get(threadId)).status).toBe('idle');
   });
 
   it('stops at an interrupt, then resumes with a command and completes the graph', async () => {
     const threadId = await newThread();
-    await client.runs.wait(threadId, 'interrupt', { input: { topic: 'otters' } });
+    await suite.client.runs.wait(threadId, 'interrupt', { input: { topic: 'otters' } });
 
-    const thread = await client.threads.get(threadId);
+    const thread = await suite.client.threads.get(threadId);
     expect(thread.status).toBe('interrupted');
-    const state = await client.threads.getState<ReviewState>(threadId);
+    const state = await suite.client.threads.getState<ReviewState>(threadId);
     expect(state.next).toEqual(['review']);
     expect(state.values.draft).toBe('A short note about otters, by the example agent.');
     const task = state.tasks.find((t) => t.interrupts.length > 0);
@@ -295,29 +264,29 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     expect(threadInterrupts).toHaveLength(1);
     expect(threadInterrupts[0]?.value).toEqual(task?.interrupts[0]?.value);
 
-    const resumed = (await client.runs.wait(threadId, 'interrupt', {
+    const resumed = (await suite.client.runs.wait(threadId, 'interrupt', {
       command: { resume: true },
     })) as ReviewState;
     expect(resumed.approved).toBe(true);
     expect(resumed.published).toBe('Published: A short note about otters, by the example agent.');
 
-    const after = await client.threads.getState<ReviewState>(threadId);
+    const after = await suite.client.threads.getState<ReviewState>(threadId);
     expect(after.next).toEqual([]);
     expect(after.tasks).toEqual([]);
-    const idle = await client.threads.get(threadId);
+    const idle = await suite.client.threads.get(threadId);
     expect(idle.status).toBe('idle');
     expect(idle.interrupts).toEqual({});
-    const runs = await client.runs.list(threadId);
+    const runs = await suite.client.runs.list(threadId);
     expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
 
     // The other form of answer: {approved, feedback}.
     const other = await newThread();
-    await client.runs.wait(other, 'interrupt', { input: { topic: 'eels' } });
-    const rejected = (await client.runs.wait(other, 'interrupt', {
+    await suite.client.runs.wait(other, 'interrupt', { input: { topic: 'eels' } });
+    const rejected = (await suite.client.runs.wait(other, 'interrupt', {
       command: { resume: { approved: false, feedback: 'too short' } },
     })) as ReviewState;
     expect(rejected.published).toBe('Rejected: too short');
-    expect((await client.threads.get(other)).status).toBe('idle');
+    expect((await suite.client.threads.get(other)).status).toBe('idle');
   });
 
   describe('a second run on a busy thread', () => {
@@ -334,7 +303,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
       const body = (await response.json()) as { detail?: unknown };
       expect(typeof body.detail).toBe('string');
       await expect(
-        client.runs.create(threadId, 'custom', { input: { steps: 1 } }),
+        suite.client.runs.create(threadId, 'custom', { input: { steps: 1 } }),
       ).rejects.toThrow();
       const explicit = await api(`/threads/${threadId}/runs`, {
         method: 'POST',
@@ -342,13 +311,13 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
       });
       expect(explicit.status).toBe(409);
 
-      await client.runs.join(threadId, first.run_id);
-      const runs = await client.runs.list(threadId);
+      await suite.client.runs.join(threadId, first.run_id);
+      const runs = await suite.client.runs.list(threadId);
       expect(runs.map((run) => [run.run_id, run.status])).toEqual([[first.run_id, 'success']]);
       // Free again: a new run is admitted.
       const again = await customRun(threadId, 1, 0);
-      await client.runs.join(threadId, again.run_id);
-      expect((await client.runs.get(threadId, again.run_id)).status).toBe('success');
+      await suite.client.runs.join(threadId, again.run_id);
+      expect((await suite.client.runs.get(threadId, again.run_id)).status).toBe('success');
     });
 
     it('waits its turn under enqueue and starts after the first finished', async () => {
@@ -360,7 +329,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
 
       const joined: string[] = [];
       const joins = [first, second].map((run) =>
-        client.runs.join(threadId, run.run_id).then(() => joined.push(run.run_id)),
+        suite.client.runs.join(threadId, run.run_id).then(() => joined.push(run.run_id)),
       );
       const { timelines, runningPerPoll } = await followRuns([threadId], 2);
       await Promise.all(joins);
@@ -377,7 +346,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
       expect(secondSpan).toBeDefined();
       expect(secondSpan?.from).toBeGreaterThanOrEqual(firstSpan?.to ?? Infinity);
       expect(joined).toEqual([first.run_id, second.run_id]);
-      const values = (await client.threads.getState<CustomState>(threadId)).values;
+      const values = (await suite.client.threads.getState<CustomState>(threadId)).values;
       expect(values.result).toBe('The sum of 1..10 is 55.');
     });
 
@@ -387,37 +356,37 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
       await waitForStatus(threadId, first.run_id, 'running');
       const began = Date.now();
       const second = await customRun(threadId, 3, 0, { multitaskStrategy: 'interrupt' });
-      await client.runs.join(threadId, second.run_id);
+      await suite.client.runs.join(threadId, second.run_id);
       const elapsed = Date.now() - began;
 
-      expect((await client.runs.get(threadId, first.run_id)).status).toBe('interrupted');
-      expect((await client.runs.get(threadId, second.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(threadId, first.run_id)).status).toBe('interrupted');
+      expect((await suite.client.runs.get(threadId, second.run_id)).status).toBe('success');
       // The first (4 s of work) was stopped, not waited for.
       expect(elapsed).toBeLessThan(3_000);
-      const values = (await client.threads.getState<CustomState>(threadId)).values;
+      const values = (await suite.client.threads.getState<CustomState>(threadId)).values;
       expect(values.result).toBe('The sum of 1..3 is 6.');
-      expect((await client.threads.get(threadId)).status).toBe('idle');
+      expect((await suite.client.threads.get(threadId)).status).toBe('idle');
     });
 
     it('rolls the first back under rollback: the first run is deleted, its input undone', async () => {
       const threadId = await newThread();
-      await client.runs.wait(threadId, 'custom', { input: { steps: 2 } });
+      await suite.client.runs.wait(threadId, 'custom', { input: { steps: 2 } });
       const first = await customRun(threadId, 100, 40);
       await waitForStatus(threadId, first.run_id, 'running');
       const second = await customRun(threadId, 3, 0, { multitaskStrategy: 'rollback' });
-      await client.runs.join(threadId, second.run_id);
+      await suite.client.runs.join(threadId, second.run_id);
 
-      expect((await client.runs.get(threadId, second.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(threadId, second.run_id)).status).toBe('success');
       // Rolled back: the run is gone, and so is what it wrote (its input's delay_ms).
       const gone = await api(`/threads/${threadId}/runs/${first.run_id}`);
       expect(gone.status).toBe(404);
-      const runs = await client.runs.list(threadId);
+      const runs = await suite.client.runs.list(threadId);
       expect(runs.map((run) => run.run_id)).not.toContain(first.run_id);
-      const values = (await client.threads.getState<CustomState>(threadId)).values;
+      const values = (await suite.client.threads.getState<CustomState>(threadId)).values;
       expect(values.result).toBe('The sum of 1..3 is 6.');
       // The second run's own input (delay 0), on top of the state from before the first (no 40).
       expect(values.delay_ms).toBe(0);
-      const history = await client.threads.getHistory(threadId, { limit: 50 });
+      const history = await suite.client.threads.getHistory(threadId, { limit: 50 });
       const restoring = history.find(
         (state) => state.metadata?.rolled_back_run_id === first.run_id,
       );
@@ -434,16 +403,16 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
         method: 'POST',
       });
       expect(response.status).toBe(204);
-      expect((await client.runs.get(threadId, waiting.run_id)).status).toBe('interrupted');
-      await client.runs.join(threadId, third.run_id);
-      expect((await client.runs.get(threadId, first.run_id)).status).toBe('success');
-      expect((await client.runs.get(threadId, third.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(threadId, waiting.run_id)).status).toBe('interrupted');
+      await suite.client.runs.join(threadId, third.run_id);
+      expect((await suite.client.runs.get(threadId, first.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(threadId, third.run_id)).status).toBe('success');
       // Nothing but (at most) the metadata announcing it: the graph never ran.
       const events = await replay(threadId, waiting.run_id);
       expect(events.filter((event) => event.event !== 'metadata')).toEqual([]);
-      const values = (await client.threads.getState<CustomState>(threadId)).values;
+      const values = (await suite.client.threads.getState<CustomState>(threadId)).values;
       expect(values.result).toBe('The sum of 1..4 is 10.');
-      expect((await client.threads.get(threadId)).status).toBe('idle');
+      expect((await suite.client.threads.get(threadId)).status).toBe('idle');
     });
   });
 
@@ -453,7 +422,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     // ends the join, and only then takes the run out of the queue. A trigger that makes taking
     // this thread's runs out of the queue slow (as a busy database would) holds the window open.
     const threadId = await newThread();
-    const admin = new pg.Client({ connectionString: database.url });
+    const admin = new pg.Client({ connectionString: suite.database.url });
     await admin.connect();
     try {
       await admin.query(`create or replace function berth_test_slow_dequeue() returns trigger
@@ -462,11 +431,11 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
         for each row when (old.thread_id = '${threadId}')
         execute function berth_test_slow_dequeue()`);
       const run = await customRun(threadId, 3, 0);
-      await client.runs.join(threadId, run.run_id);
+      await suite.client.runs.join(threadId, run.run_id);
 
       // The run is over for every client: joined, and its record and the thread say so...
-      expect((await client.runs.get(threadId, run.run_id)).status).toBe('success');
-      expect((await client.threads.get(threadId)).status).toBe('idle');
+      expect((await suite.client.runs.get(threadId, run.run_id)).status).toBe('success');
+      expect((await suite.client.threads.get(threadId)).status).toBe('idle');
       // ...so the thread takes a new run under the default strategy.
       const response = await api(`/threads/${threadId}/runs`, {
         method: 'POST',
@@ -477,7 +446,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
         status: 200,
         detail: undefined,
       });
-      if (answer.run_id !== undefined) await client.runs.join(threadId, answer.run_id);
+      if (answer.run_id !== undefined) await suite.client.runs.join(threadId, answer.run_id);
     } finally {
       await admin.query('drop trigger if exists berth_test_slow_dequeue on run_queue');
       await admin.end();
@@ -504,7 +473,7 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     });
     expect(response.status).toBe(204);
     expect(Date.now() - began).toBeLessThan(3_000);
-    expect((await client.runs.get(threadId, run.run_id)).status).toBe('interrupted');
+    expect((await suite.client.runs.get(threadId, run.run_id)).status).toBe('interrupted');
 
     const events = await within(streamed, 5_000, 'the stream of the cancelled run did not end');
     const custom = events.filter((event) => event.event === 'custom');
@@ -514,10 +483,10 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     expect(events.some((event) => event.event === 'error')).toBe(false);
 
     // A cancelled run joins at once, and a new run on the thread is admitted.
-    await client.runs.join(threadId, run.run_id);
+    await suite.client.runs.join(threadId, run.run_id);
     const next = await customRun(threadId, 2, 0);
-    await client.runs.join(threadId, next.run_id);
-    expect((await client.runs.get(threadId, next.run_id)).status).toBe('success');
+    await suite.client.runs.join(threadId, next.run_id);
+    expect((await suite.client.runs.get(threadId, next.run_id)).status).toBe('success');
   });
 
   it('POSTs the finished run to its webhook', async () => {
@@ -544,12 +513,12 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
     try {
       const threadId = await newThread();
       const webhook = `http://127.0.0.1:${port}/hooks/run-done`;
-      const run = await client.runs.create(threadId, 'custom', {
+      const run = await suite.client.runs.create(threadId, 'custom', {
         input: { steps: 3 },
         webhook,
       });
       expect(kwargsOf(run).webhook).toBe(webhook);
-      await client.runs.join(threadId, run.run_id);
+      await suite.client.runs.join(threadId, run.run_id);
       await within(arrived, 10_000, 'no webhook call');
 
       expect(received).toHaveLength(1);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, type StreamMode } from '@langchain/langgraph-sdk';
+import { describe, expect, it } from '@jest/globals';
+import { type StreamMode } from '@langchain/langgraph-sdk';
 import { readSse } from '../../support/sse.js';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 /** One SSE record as the SDK yields it (and as test/support/sse.ts parses it). */
 interface WireEvent {
@@ -53,28 +52,15 @@ function expectConsecutiveIds(events: readonly WireEvent[], from = 0): void {
 }
 
 describe('agent runtime streaming over HTTP', () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_streams');
-    runtime = await startRuntime({ databaseUrl: database.url });
-    client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
-  }, 90_000);
-
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
+  const suite = runtimeSuite('runtime_streams');
 
   function api(
     path: string,
     init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
   ): Promise<Response> {
-    const headers: Record<string, string> = { 'x-api-key': runtime.apiKey, ...init.headers };
+    const headers: Record<string, string> = { 'x-api-key': suite.runtime.apiKey, ...init.headers };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${runtime.url}${path}`, {
+    return fetch(`${suite.runtime.url}${path}`, {
       method: init.body === undefined ? 'GET' : 'POST',
       headers,
       body: init.body === undefined ? null : JSON.stringify(init.body),
@@ -89,10 +75,10 @@ describe('agent runtime streaming over HTTP', () => {
       streamSubgraphs?: boolean;
     },
   ): Promise<{ threadId: string; runId: string | undefined; events: WireEvent[] }> {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     let runId: string | undefined;
     const events = await collect(
-      client.runs.stream(thread.thread_id, graph, {
+      suite.client.runs.stream(thread.thread_id, graph, {
         ...payload,
         onRunCreated: (created) => {
           runId = created.run_id;
@@ -117,7 +103,7 @@ describe('agent runtime streaming over HTTP', () => {
         ['human', 'ai', 'tool'],
         ['human', 'ai', 'tool', 'ai'],
       ]);
-      const state = await client.threads.getState(threadId);
+      const state = await suite.client.threads.getState(threadId);
       expect(values.at(-1)).toEqual(messagesOf(state.values));
     });
 
@@ -167,7 +153,7 @@ describe('agent runtime streaming over HTTP', () => {
       );
 
       // The answer (the last AI message of the state) came token by token, in one message id.
-      const state = await client.threads.getState(threadId);
+      const state = await suite.client.threads.getState(threadId);
       const answer = messagesOf(state.values).at(-1);
       expect(answer?.type).toBe('ai');
       const answerChunks = tuples
@@ -295,7 +281,7 @@ describe('agent runtime streaming over HTTP', () => {
   });
 
   it('numbers the records 0, 1, 2, ... on the raw wire, with the SSE framing and headers', async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     const response = await api(`/threads/${thread.thread_id}/runs/stream`, {
       body: {
         assistant_id: 'agent',
@@ -357,10 +343,10 @@ describe('agent runtime streaming over HTTP', () => {
   });
 
   it('POST /runs/stream runs statelessly and leaves no thread behind', async () => {
-    const threadsBefore = await client.threads.search({ limit: 1000 });
+    const threadsBefore = await suite.client.threads.search({ limit: 1000 });
     let created: { run_id: string; thread_id?: string } | undefined;
     const events = await collect(
-      client.runs.stream(null, 'agent', {
+      suite.client.runs.stream(null, 'agent', {
         input: QUESTION,
         streamMode: ['values', 'messages-tuple'],
         onRunCreated: (run) => {
@@ -377,24 +363,24 @@ describe('agent runtime streaming over HTTP', () => {
     const [, metadata] = ofEvent(events, 'messages')[0]?.data as [WireMessage, MessageMetadata];
     const threadId = metadata.thread_id as string;
     expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
-    await expect(client.threads.get(threadId)).rejects.toThrow(/404|not found/i);
+    await expect(suite.client.threads.get(threadId)).rejects.toThrow(/404|not found/i);
     expect((await api(`/threads/${threadId}`)).status).toBe(404);
     expect((await api(`/threads/${threadId}/state`)).status).toBe(404);
     expect((await api(`/threads/${threadId}/runs`)).status).toBe(404);
-    const threadsAfter = await client.threads.search({ limit: 1000 });
+    const threadsAfter = await suite.client.threads.search({ limit: 1000 });
     expect(threadsAfter.map((thread) => thread.thread_id)).not.toContain(threadId);
     expect(threadsAfter.map((thread) => thread.thread_id).sort()).toEqual(
       threadsBefore.map((thread) => thread.thread_id).sort(),
     );
-    expect(await client.threads.search({ ids: [threadId] })).toEqual([]);
+    expect(await suite.client.threads.search({ ids: [threadId] })).toEqual([]);
   });
 
   describe('joining a background run', () => {
     const slow = { steps: 40, delay_ms: 20 };
 
     it('GET .../stream with Last-Event-ID: -1 gets the whole stream from metadata', async () => {
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, 'custom', {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
         input: slow,
         streamMode: ['values', 'custom'],
       });
@@ -425,12 +411,12 @@ describe('agent runtime streaming over HTTP', () => {
     });
 
     it('client.runs.joinStream follows the run from where it is until it ends', async () => {
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, 'custom', {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
         input: slow,
         streamMode: ['values', 'custom'],
       });
-      const joined = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+      const joined = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id));
       const path = `/threads/${thread.thread_id}/runs/${run.run_id}/stream`;
       const full = await readSse(await api(path, { headers: { 'last-event-id': '-1' } }));
       expect(full).toHaveLength(45);
@@ -439,17 +425,17 @@ describe('agent runtime streaming over HTTP', () => {
       expect(joined.length).toBeLessThanOrEqual(full.length);
       expect(joined).toEqual(full.slice(full.length - joined.length));
       expect(joined.at(-1)?.event).toBe('values');
-      expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe('success');
+      expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe('success');
     });
 
     it('client.runs.joinStream with lastEventId "-1" replays the whole run', async () => {
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, 'custom', {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
         input: { steps: 5 },
         streamMode: 'custom',
       });
       const joined = await collect(
-        client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' }),
+        suite.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: '-1' }),
       );
       expectMetadataFirst(joined, run.run_id);
       expectConsecutiveIds(joined);
@@ -457,8 +443,8 @@ describe('agent runtime streaming over HTTP', () => {
     });
 
     it('the streaming client and concurrent joiners with Last-Event-ID -1 all get the same records', async () => {
-      const thread = await client.threads.create();
-      const streaming = client.runs.stream(thread.thread_id, 'custom', {
+      const thread = await suite.client.threads.create();
+      const streaming = suite.client.runs.stream(thread.thread_id, 'custom', {
         input: slow,
         streamMode: ['values', 'custom'],
       });
@@ -478,41 +464,47 @@ describe('agent runtime streaming over HTTP', () => {
     });
 
     it('a join stream of a finished run without Last-Event-ID ends at once, empty', async () => {
-      const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, 'custom', { input: { steps: 2 } });
-      await client.runs.join(thread.thread_id, run.run_id);
-      const joined = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
+        input: { steps: 2 },
+      });
+      await suite.client.runs.join(thread.thread_id, run.run_id);
+      const joined = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id));
       expect(joined).toEqual([]);
     });
   });
 
   describe('waiting for the result', () => {
     it('POST /runs/wait answers with the final values of a stateless run', async () => {
-      const result = await client.runs.wait(null, 'agent', { input: QUESTION });
+      const result = await suite.client.runs.wait(null, 'agent', { input: QUESTION });
       const messages = messagesOf(result);
       expect(messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai']);
       expect(messages[3]?.content).toContain('Oslo');
     });
 
     it('POST /threads/{id}/runs/wait answers with the thread values after the run', async () => {
-      const thread = await client.threads.create();
-      const result = await client.runs.wait(thread.thread_id, 'custom', { input: { steps: 4 } });
+      const thread = await suite.client.threads.create();
+      const result = await suite.client.runs.wait(thread.thread_id, 'custom', {
+        input: { steps: 4 },
+      });
       expect(result).toEqual({ steps: 4, total: 10, result: 'The sum of 1..4 is 10.' });
-      expect((await client.threads.getState(thread.thread_id)).values).toEqual(result);
+      expect((await suite.client.threads.getState(thread.thread_id)).values).toEqual(result);
     });
 
     it('GET .../join answers with the same values as wait, during and after the run', async () => {
-      const thread = await client.threads.create();
+      const thread = await suite.client.threads.create();
       const input = { steps: 20, delay_ms: 10 };
-      const run = await client.runs.create(thread.thread_id, 'custom', { input });
-      const joined = await client.runs.join(thread.thread_id, run.run_id);
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', { input });
+      const joined = await suite.client.runs.join(thread.thread_id, run.run_id);
       const expected = { ...input, total: 210, result: 'The sum of 1..20 is 210.' };
       expect(joined).toEqual(expected);
-      expect(await client.runs.join(thread.thread_id, run.run_id)).toEqual(expected);
-      expect((await client.threads.getState(thread.thread_id)).values).toEqual(expected);
+      expect(await suite.client.runs.join(thread.thread_id, run.run_id)).toEqual(expected);
+      expect((await suite.client.threads.getState(thread.thread_id)).values).toEqual(expected);
 
-      const waitedThread = await client.threads.create();
-      expect(await client.runs.wait(waitedThread.thread_id, 'custom', { input })).toEqual(expected);
+      const waitedThread = await suite.client.threads.create();
+      expect(await suite.client.runs.wait(waitedThread.thread_id, 'custom', { input })).toEqual(
+        expected,
+      );
     });
   });
 });

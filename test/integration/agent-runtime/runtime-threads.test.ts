@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, type ThreadState } from '@langchain/langgraph-sdk';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { type ThreadState } from '@langchain/langgraph-sdk';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 interface Message {
   type: string;
@@ -24,40 +23,22 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Tokyo?' }] };
 
 describe('agent runtime threads over HTTP with the official SDK', () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
+  const suite = runtimeSuite('runtime_threads', { maxRetries: 0 });
 
   async function http(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${runtime.url}${path}`, {
+    return fetch(`${suite.runtime.url}${path}`, {
       method,
       headers: {
-        'x-api-key': runtime.apiKey,
+        'x-api-key': suite.runtime.apiKey,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_threads');
-    runtime = await startRuntime({ databaseUrl: database.url });
-    // No retries: a failing request must fail the test, not be repeated until it passes.
-    client = new Client({
-      apiUrl: runtime.url,
-      apiKey: runtime.apiKey,
-      callerOptions: { maxRetries: 0 },
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
-
   describe('create, get, update, search, delete', () => {
     it('creates a thread without an id: a new uuid, idle, values null', async () => {
-      const thread = await client.threads.create();
+      const thread = await suite.client.threads.create();
       expect(thread.thread_id).toMatch(UUID);
       expect(thread.status).toBe('idle');
       expect(thread.values).toBeNull();
@@ -65,7 +46,7 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
       expect(thread.created_at).toMatch(ISO_WITH_OFFSET);
       expect(thread.updated_at).toMatch(ISO_WITH_OFFSET);
 
-      const fetched = await client.threads.get(thread.thread_id);
+      const fetched = await suite.client.threads.get(thread.thread_id);
       expect(fetched).toMatchObject({
         thread_id: thread.thread_id,
         status: 'idle',
@@ -73,13 +54,13 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
         metadata: {},
       });
 
-      const other = await client.threads.create();
+      const other = await suite.client.threads.create();
       expect(other.thread_id).not.toBe(thread.thread_id);
     });
 
     it('creates a thread with a given id and metadata', async () => {
       const threadId = randomUUID();
-      const thread = await client.threads.create({
+      const thread = await suite.client.threads.create({
         threadId,
         metadata: { owner: 'alice', tier: 2 },
       });
@@ -89,7 +70,7 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
         values: null,
         metadata: { owner: 'alice', tier: 2 },
       });
-      expect(await client.threads.get(threadId)).toMatchObject({
+      expect(await suite.client.threads.get(threadId)).toMatchObject({
         thread_id: threadId,
         status: 'idle',
         values: null,
@@ -107,16 +88,16 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
 
     it('an existing id: raise (the default) answers 409, do_nothing returns the same thread', async () => {
       const threadId = randomUUID();
-      const first = await client.threads.create({ threadId, metadata: { round: 1 } });
+      const first = await suite.client.threads.create({ threadId, metadata: { round: 1 } });
 
       await expect(
-        client.threads.create({ threadId, metadata: { round: 2 } }),
+        suite.client.threads.create({ threadId, metadata: { round: 2 } }),
       ).rejects.toMatchObject({ status: 409 });
       await expect(
-        client.threads.create({ threadId, ifExists: 'raise', metadata: { round: 2 } }),
+        suite.client.threads.create({ threadId, ifExists: 'raise', metadata: { round: 2 } }),
       ).rejects.toMatchObject({ status: 409 });
 
-      const again = await client.threads.create({
+      const again = await suite.client.threads.create({
         threadId,
         ifExists: 'do_nothing',
         metadata: { round: 3 },
@@ -124,40 +105,40 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
       expect(again.thread_id).toBe(threadId);
       expect(again.metadata).toEqual({ round: 1 });
       expect(again.created_at).toBe(first.created_at);
-      expect((await client.threads.get(threadId)).metadata).toEqual({ round: 1 });
+      expect((await suite.client.threads.get(threadId)).metadata).toEqual({ round: 1 });
     });
 
     it('a thread id is one id whatever the case of its hex digits (RFC 4122 §3)', async () => {
       const threadId = randomUUID();
-      const created = await client.threads.create({
+      const created = await suite.client.threads.create({
         threadId: threadId.toUpperCase(),
         metadata: { first: true },
       });
       expect(created.thread_id.toLowerCase()).toBe(threadId);
-      expect((await client.threads.get(threadId)).metadata).toEqual({ first: true });
+      expect((await suite.client.threads.get(threadId)).metadata).toEqual({ first: true });
 
       // The same thread under its lowercase spelling: it exists already.
       await expect(
-        client.threads.create({ threadId, metadata: { second: true } }),
+        suite.client.threads.create({ threadId, metadata: { second: true } }),
       ).rejects.toMatchObject({ status: 409 });
-      expect((await client.threads.get(threadId)).metadata).toEqual({ first: true });
+      expect((await suite.client.threads.get(threadId)).metadata).toEqual({ first: true });
 
-      const updated = await client.threads.update(threadId, { metadata: { patched: true } });
+      const updated = await suite.client.threads.update(threadId, { metadata: { patched: true } });
       expect(updated.metadata).toEqual({ first: true, patched: true });
     });
 
     it('update merges metadata into the stored metadata', async () => {
-      const thread = await client.threads.create({ metadata: { a: 1, b: 1 } });
-      const updated = await client.threads.update(thread.thread_id, {
+      const thread = await suite.client.threads.create({ metadata: { a: 1, b: 1 } });
+      const updated = await suite.client.threads.update(thread.thread_id, {
         metadata: { b: 2, c: 3 },
       });
       expect(updated.thread_id).toBe(thread.thread_id);
       expect(updated.metadata).toEqual({ a: 1, b: 2, c: 3 });
-      const fetched = await client.threads.get(thread.thread_id);
+      const fetched = await suite.client.threads.get(thread.thread_id);
       expect(fetched.metadata).toEqual({ a: 1, b: 2, c: 3 });
       expect(Date.parse(fetched.updated_at)).toBeGreaterThanOrEqual(Date.parse(thread.updated_at));
 
-      const again = await client.threads.update(thread.thread_id, { metadata: { d: 4 } });
+      const again = await suite.client.threads.update(thread.thread_id, { metadata: { d: 4 } });
       expect(again.metadata).toEqual({ a: 1, b: 2, c: 3, d: 4 });
     });
 
@@ -165,72 +146,79 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
       const tag = randomUUID();
       const created = [];
       for (const color of ['red', 'green', 'red']) {
-        created.push(await client.threads.create({ metadata: { tag, color } }));
+        created.push(await suite.client.threads.create({ metadata: { tag, color } }));
       }
-      const all = await client.threads.search({ metadata: { tag }, limit: 100 });
+      const all = await suite.client.threads.search({ metadata: { tag }, limit: 100 });
       expect(all.map((t) => t.thread_id).sort()).toEqual(created.map((t) => t.thread_id).sort());
 
-      const red = await client.threads.search({ metadata: { tag, color: 'red' }, limit: 100 });
+      const red = await suite.client.threads.search({
+        metadata: { tag, color: 'red' },
+        limit: 100,
+      });
       expect(red.map((t) => t.thread_id).sort()).toEqual(
         [created[0]?.thread_id, created[2]?.thread_id].sort(),
       );
 
-      const first = await client.threads.search({ metadata: { tag }, limit: 2 });
-      const rest = await client.threads.search({ metadata: { tag }, limit: 2, offset: 2 });
+      const first = await suite.client.threads.search({ metadata: { tag }, limit: 2 });
+      const rest = await suite.client.threads.search({ metadata: { tag }, limit: 2, offset: 2 });
       expect(first).toHaveLength(2);
       expect(rest).toHaveLength(1);
       expect(new Set([...first, ...rest].map((t) => t.thread_id)).size).toBe(3);
 
-      expect(await client.threads.search({ metadata: { tag: randomUUID() } })).toEqual([]);
+      expect(await suite.client.threads.search({ metadata: { tag: randomUUID() } })).toEqual([]);
     });
 
     it('delete removes the thread: get, update, state, runs and a second delete answer 404', async () => {
       const tag = randomUUID();
-      const thread = await client.threads.create({ metadata: { tag } });
-      await client.threads.delete(thread.thread_id);
+      const thread = await suite.client.threads.create({ metadata: { tag } });
+      await suite.client.threads.delete(thread.thread_id);
 
-      await expect(client.threads.get(thread.thread_id)).rejects.toMatchObject({ status: 404 });
-      await expect(
-        client.threads.update(thread.thread_id, { metadata: { x: 1 } }),
-      ).rejects.toMatchObject({ status: 404 });
-      await expect(client.threads.getState(thread.thread_id)).rejects.toMatchObject({
-        status: 404,
-      });
-      await expect(client.runs.list(thread.thread_id)).rejects.toMatchObject({ status: 404 });
-      await expect(client.threads.delete(thread.thread_id)).rejects.toMatchObject({
+      await expect(suite.client.threads.get(thread.thread_id)).rejects.toMatchObject({
         status: 404,
       });
       await expect(
-        client.runs.create(thread.thread_id, 'agent', { input: QUESTION }),
+        suite.client.threads.update(thread.thread_id, { metadata: { x: 1 } }),
       ).rejects.toMatchObject({ status: 404 });
-      expect(await client.threads.search({ metadata: { tag } })).toEqual([]);
+      await expect(suite.client.threads.getState(thread.thread_id)).rejects.toMatchObject({
+        status: 404,
+      });
+      await expect(suite.client.runs.list(thread.thread_id)).rejects.toMatchObject({ status: 404 });
+      await expect(suite.client.threads.delete(thread.thread_id)).rejects.toMatchObject({
+        status: 404,
+      });
+      await expect(
+        suite.client.runs.create(thread.thread_id, 'agent', { input: QUESTION }),
+      ).rejects.toMatchObject({ status: 404 });
+      expect(await suite.client.threads.search({ metadata: { tag } })).toEqual([]);
     });
 
     it('a thread that ran is deleted with its state', async () => {
-      const thread = await client.threads.create();
-      await client.runs.wait(thread.thread_id, 'agent', { input: QUESTION });
-      await client.threads.delete(thread.thread_id);
-      await expect(client.threads.get(thread.thread_id)).rejects.toMatchObject({ status: 404 });
-      await expect(client.threads.getHistory(thread.thread_id)).rejects.toMatchObject({
+      const thread = await suite.client.threads.create();
+      await suite.client.runs.wait(thread.thread_id, 'agent', { input: QUESTION });
+      await suite.client.threads.delete(thread.thread_id);
+      await expect(suite.client.threads.get(thread.thread_id)).rejects.toMatchObject({
+        status: 404,
+      });
+      await expect(suite.client.threads.getHistory(thread.thread_id)).rejects.toMatchObject({
         status: 404,
       });
     });
 
     it('GET /threads/{id}/runs answers [] for a new thread', async () => {
-      const thread = await client.threads.create();
+      const thread = await suite.client.threads.create();
       const response = await http('GET', `/threads/${thread.thread_id}/runs`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual([]);
-      expect(await client.runs.list(thread.thread_id)).toEqual([]);
+      expect(await suite.client.runs.list(thread.thread_id)).toEqual([]);
     });
 
     it('a new thread has an empty state and no history', async () => {
-      const thread = await client.threads.create();
-      const state = (await client.threads.getState(thread.thread_id)) as Snapshot;
+      const thread = await suite.client.threads.create();
+      const state = (await suite.client.threads.getState(thread.thread_id)) as Snapshot;
       expect(state.next).toEqual([]);
       expect(state.tasks).toEqual([]);
       expect(state.checkpoint_id).toBeNull();
-      expect(await client.threads.getHistory(thread.thread_id)).toEqual([]);
+      expect(await suite.client.threads.getHistory(thread.thread_id)).toEqual([]);
     });
   });
 
@@ -241,29 +229,33 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     let interruptedId: string;
 
     beforeAll(async () => {
-      idleId = (await client.threads.create({ metadata: { tag } })).thread_id;
-      ranId = (await client.threads.create({ metadata: { tag } })).thread_id;
-      interruptedId = (await client.threads.create({ metadata: { tag } })).thread_id;
-      await client.runs.wait(ranId, 'agent', { input: QUESTION });
-      await client.runs.wait(interruptedId, 'interrupt', { input: { topic: 'otters' } });
+      idleId = (await suite.client.threads.create({ metadata: { tag } })).thread_id;
+      ranId = (await suite.client.threads.create({ metadata: { tag } })).thread_id;
+      interruptedId = (await suite.client.threads.create({ metadata: { tag } })).thread_id;
+      await suite.client.runs.wait(ranId, 'agent', { input: QUESTION });
+      await suite.client.runs.wait(interruptedId, 'interrupt', { input: { topic: 'otters' } });
     });
 
     it('the interrupted run leaves its thread interrupted, the finished one idle', async () => {
-      expect((await client.threads.get(ranId)).status).toBe('idle');
-      expect((await client.threads.get(interruptedId)).status).toBe('interrupted');
+      expect((await suite.client.threads.get(ranId)).status).toBe('idle');
+      expect((await suite.client.threads.get(interruptedId)).status).toBe('interrupted');
     });
 
     it('filters by status', async () => {
-      const idle = await client.threads.search({ metadata: { tag }, status: 'idle', limit: 100 });
+      const idle = await suite.client.threads.search({
+        metadata: { tag },
+        status: 'idle',
+        limit: 100,
+      });
       expect(idle.map((t) => t.thread_id).sort()).toEqual([idleId, ranId].sort());
-      const interrupted = await client.threads.search({
+      const interrupted = await suite.client.threads.search({
         metadata: { tag },
         status: 'interrupted',
         limit: 100,
       });
       expect(interrupted.map((t) => t.thread_id)).toEqual([interruptedId]);
       expect(
-        await client.threads.search({ metadata: { tag }, status: 'error', limit: 100 }),
+        await suite.client.threads.search({ metadata: { tag }, status: 'error', limit: 100 }),
       ).toEqual([]);
     });
   });
@@ -274,14 +266,14 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     let runId: string;
 
     beforeAll(async () => {
-      threadId = (await client.threads.create({ metadata: { tag } })).thread_id;
-      const run = await client.runs.create(threadId, 'agent', { input: QUESTION });
+      threadId = (await suite.client.threads.create({ metadata: { tag } })).thread_id;
+      const run = await suite.client.runs.create(threadId, 'agent', { input: QUESTION });
       runId = run.run_id;
-      await client.runs.join(threadId, runId);
+      await suite.client.runs.join(threadId, runId);
     });
 
     it('the thread is idle and its values hold the messages of the graph', async () => {
-      const thread = await client.threads.get<AgentValues>(threadId);
+      const thread = await suite.client.threads.get<AgentValues>(threadId);
       expect(thread.status).toBe('idle');
       expect(thread.values.messages.map((message) => message.type)).toEqual([
         'human',
@@ -292,12 +284,12 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
       expect(thread.values.messages[0]?.content).toBe('What is the weather in Tokyo?');
       expect(thread.values.messages[3]?.content).toContain('Tokyo');
       expect(thread.metadata).toMatchObject({ tag });
-      const runs = await client.runs.list(threadId);
+      const runs = await suite.client.runs.list(threadId);
       expect(runs.map((run) => [run.run_id, run.status])).toEqual([[runId, 'success']]);
     });
 
     it('the state has values, next, tasks, metadata, checkpoint ids and created_at', async () => {
-      const state = (await client.threads.getState<AgentValues>(threadId)) as Snapshot;
+      const state = (await suite.client.threads.getState<AgentValues>(threadId)) as Snapshot;
       expect(state.values.messages.map((message) => message.type)).toEqual([
         'human',
         'ai',
@@ -322,8 +314,8 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('the state metadata names the run, graph, assistant and creator (interface: Thread state snapshot)', async () => {
-      const state = (await client.threads.getState<AgentValues>(threadId)) as Snapshot;
-      const run = await client.runs.get(threadId, runId);
+      const state = (await suite.client.threads.getState<AgentValues>(threadId)) as Snapshot;
+      const run = await suite.client.runs.get(threadId, runId);
       expect(state.metadata).toMatchObject({
         step: 3,
         source: 'loop',
@@ -336,8 +328,8 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('history lists the checkpoints newest first, chained by parent, honouring limit', async () => {
-      const state = (await client.threads.getState(threadId)) as Snapshot;
-      const history = (await client.threads.getHistory<AgentValues>(threadId, {
+      const state = (await suite.client.threads.getState(threadId)) as Snapshot;
+      const history = (await suite.client.threads.getHistory<AgentValues>(threadId, {
         limit: 100,
       })) as Snapshot[];
       // input, then the steps of __start__, agent, tools, agent.
@@ -361,15 +353,17 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
         ['__start__'],
       ]);
 
-      const limited = (await client.threads.getHistory(threadId, { limit: 2 })) as Snapshot[];
+      const limited = (await suite.client.threads.getHistory(threadId, { limit: 2 })) as Snapshot[];
       expect(limited.map((snapshot) => snapshot.checkpoint_id)).toEqual(
         history.slice(0, 2).map((snapshot) => snapshot.checkpoint_id),
       );
     });
 
     it('history (SDK getHistory) before a checkpoint starts at its parent', async () => {
-      const history = (await client.threads.getHistory(threadId, { limit: 100 })) as Snapshot[];
-      const before = (await client.threads.getHistory(threadId, {
+      const history = (await suite.client.threads.getHistory(threadId, {
+        limit: 100,
+      })) as Snapshot[];
+      const before = (await suite.client.threads.getHistory(threadId, {
         limit: 2,
         before: { configurable: { checkpoint_id: history[1]?.checkpoint_id } },
       })) as Snapshot[];
@@ -379,7 +373,9 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('GET /threads/{id}/history?before= starts at the parent of that checkpoint', async () => {
-      const history = (await client.threads.getHistory(threadId, { limit: 100 })) as Snapshot[];
+      const history = (await suite.client.threads.getHistory(threadId, {
+        limit: 100,
+      })) as Snapshot[];
       const response = await http(
         'GET',
         `/threads/${threadId}/history?limit=2&before=${history[1]?.checkpoint_id ?? ''}`,
@@ -392,7 +388,9 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('POST and GET /threads/{id}/history honour limit', async () => {
-      const history = (await client.threads.getHistory(threadId, { limit: 100 })) as Snapshot[];
+      const history = (await suite.client.threads.getHistory(threadId, {
+        limit: 100,
+      })) as Snapshot[];
       const posted = await http('POST', `/threads/${threadId}/history`, { limit: 3 });
       expect(posted.status).toBe(200);
       const postedBody = (await posted.json()) as Snapshot[];
@@ -409,12 +407,12 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('GET /threads/{id}/state/{checkpoint_id} answers that checkpoint', async () => {
-      const history = (await client.threads.getHistory<AgentValues>(threadId, {
+      const history = (await suite.client.threads.getHistory<AgentValues>(threadId, {
         limit: 100,
       })) as Snapshot[];
       const older = history[2];
       expect(older?.checkpoint_id).toEqual(expect.any(String));
-      const state = (await client.threads.getState<AgentValues>(
+      const state = (await suite.client.threads.getState<AgentValues>(
         threadId,
         older?.checkpoint_id ?? '',
       )) as Snapshot;
@@ -434,43 +432,43 @@ describe('agent runtime threads over HTTP with the official SDK', () => {
     });
 
     it('a second run on the thread continues from its state', async () => {
-      const secondThread = (await client.threads.create()).thread_id;
-      await client.runs.wait(secondThread, 'agent', { input: QUESTION });
-      const values = (await client.runs.wait(secondThread, 'agent', {
+      const secondThread = (await suite.client.threads.create()).thread_id;
+      await suite.client.runs.wait(secondThread, 'agent', { input: QUESTION });
+      const values = (await suite.client.runs.wait(secondThread, 'agent', {
         input: { messages: [{ role: 'user', content: 'And the weather in London?' }] },
       })) as unknown as AgentValues;
       expect(values.messages).toHaveLength(8);
       expect(values.messages[7]?.content).toContain('London');
-      const history = await client.threads.getHistory(secondThread, { limit: 100 });
+      const history = await suite.client.threads.getHistory(secondThread, { limit: 100 });
       expect(history).toHaveLength(10);
-      expect((await client.runs.list(secondThread)).map((run) => run.status)).toEqual([
+      expect((await suite.client.runs.list(secondThread)).map((run) => run.status)).toEqual([
         'success',
         'success',
       ]);
     });
 
     it('the thread metadata names the graph and assistant of its run', async () => {
-      const thread = await client.threads.get(threadId);
+      const thread = await suite.client.threads.get(threadId);
       expect(thread.metadata).toMatchObject({ tag, graph_id: 'agent' });
       expect(thread.metadata?.assistant_id).toMatch(UUID);
     });
 
     it('updating the metadata after a run keeps the state and history reachable', async () => {
-      await client.threads.update(threadId, { metadata: { reviewed: true } });
-      const state = (await client.threads.getState<AgentValues>(threadId)) as Snapshot;
+      await suite.client.threads.update(threadId, { metadata: { reviewed: true } });
+      const state = (await suite.client.threads.getState<AgentValues>(threadId)) as Snapshot;
       expect(state.values.messages).toHaveLength(4);
-      expect(await client.threads.getHistory(threadId, { limit: 100 })).toHaveLength(5);
+      expect(await suite.client.threads.getHistory(threadId, { limit: 100 })).toHaveLength(5);
       expect(
-        (await client.threads.search({ metadata: { tag, reviewed: true } })).map(
+        (await suite.client.threads.search({ metadata: { tag, reviewed: true } })).map(
           (t) => t.thread_id,
         ),
       ).toEqual([threadId]);
     });
 
     it('updating the metadata after a run merges into the metadata the run set', async () => {
-      const updated = await client.threads.update(threadId, { metadata: { stage: 'done' } });
+      const updated = await suite.client.threads.update(threadId, { metadata: { stage: 'done' } });
       expect(updated.metadata).toMatchObject({ tag, stage: 'done', graph_id: 'agent' });
-      expect((await client.threads.get(threadId)).metadata).toMatchObject({
+      expect((await suite.client.threads.get(threadId)).metadata).toMatchObject({
         tag,
         stage: 'done',
         graph_id: 'agent',

@@ -3,6 +3,7 @@ import { Client, type Run } from '@langchain/langgraph-sdk';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
 import { readSse, type SseEvent } from '../../support/sse.js';
+import { within } from '../../support/within.js';
 
 interface CustomState {
   steps?: number;
@@ -12,21 +13,6 @@ interface CustomState {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The promise's value, or a failure when it takes longer than `timeoutMs`. */
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what} within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function clientOf(runtime: RuntimeProcess): Client {
   return new Client({

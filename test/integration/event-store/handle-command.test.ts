@@ -63,7 +63,7 @@ describe('handleCommand on the PostgreSQL event store', () => {
     const refused = results.filter((result) => result.status === 'rejected');
     expect(refused).toHaveLength(7);
     for (const result of refused) {
-      expect((result).reason).toMatchObject({ code: 'conflict' });
+      expect(result.reason).toMatchObject({ code: 'conflict' });
     }
     expect(await store.readStream(stream)).toHaveLength(3);
   });
