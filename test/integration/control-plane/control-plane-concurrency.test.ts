@@ -82,4 +82,31 @@ describe('concurrent writers on the control plane', () => {
     const listed = await audit.api<Page>('GET', '/v2/deployments?name=only-one');
     expect(listed.body.resources).toHaveLength(1);
   });
+
+  it('gives deployments provisioned at the same time ports of their own', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        audit.api<Deployment>('POST', '/v2/deployments', {
+          name: `together-${index}`,
+          source: 'internal_source',
+          source_revision_config: { graph_config_path: 'langgraph.json' },
+        }),
+      ),
+    );
+    const urls: string[] = [];
+    for (const { body } of created) {
+      const deadline = Date.now() + 30_000;
+      let deployment = body;
+      while (deployment.status !== 'READY' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        deployment = (await audit.api<Deployment>('GET', `/v2/deployments/${body.id}`)).body;
+      }
+      expect(deployment.status).toBe('READY');
+      urls.push(deployment.source_config.custom_url ?? '');
+    }
+    expect(new Set(urls).size).toBe(urls.length);
+    for (const url of urls) {
+      expect((await fetch(`${url}/ok`)).status).toBe(503);
+    }
+  });
 });

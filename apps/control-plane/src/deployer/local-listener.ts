@@ -51,6 +51,8 @@ export class LocalListener {
   private readonly queue = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly abort = new AbortController();
+  private provisioning: Promise<unknown> = Promise.resolve();
+  private readonly assignedPorts = new Set<number>();
   private leader: pg.PoolClient | undefined;
   private following: Promise<void> | undefined;
   private closed = false;
@@ -151,7 +153,7 @@ export class LocalListener {
     let state = await this.writer.load(deploymentId);
     if (!state.exists || state.deleted || !isBuildable(state.source)) return;
     if (state.status === 'AWAITING_DELETE') {
-      await this.tearDown(deploymentId);
+      await this.tearDown(deploymentId, state.port);
       return;
     }
     if (state.status === 'AWAITING_DATABASE') state = await this.provision(deploymentId);
@@ -182,14 +184,20 @@ export class LocalListener {
   private async provision(deploymentId: string): Promise<DeploymentState> {
     const database = deploymentDatabaseName(deploymentId);
     await ensureDatabase(this.deps.serverUrl, database);
-    const port = await this.allocatePort(deploymentId);
-    return this.writer.command(deploymentId, {
-      kind: 'provisioned',
-      custom_url: `http://${this.deps.config.host}:${port}`,
-      port,
-      database,
-      now: new Date().toISOString(),
+    // One at a time: deployments provisioned together must not be given the same port.
+    const provisioned = this.provisioning.then(async () => {
+      const port = await this.allocatePort(deploymentId);
+      this.assignedPorts.add(port);
+      return this.writer.command(deploymentId, {
+        kind: 'provisioned',
+        custom_url: `http://${this.deps.config.host}:${port}`,
+        port,
+        database,
+        now: new Date().toISOString(),
+      });
     });
+    this.provisioning = provisioned.catch(() => undefined);
+    return provisioned;
   }
 
   private async allocatePort(deploymentId: string): Promise<number> {
@@ -198,7 +206,8 @@ export class LocalListener {
         where state->>'port' is not null and deployment_id <> $1`,
       [deploymentId],
     );
-    const taken = new Set(rows.map((row) => row.port));
+    // The read model may not show the ports given a moment ago yet: this process remembers them.
+    const taken = new Set([...rows.map((row) => row.port), ...this.assignedPorts]);
     const { min, max } = this.deps.config.deploymentPorts;
     for (let port = min; port <= max; port += 1) {
       if (taken.has(port)) continue;
@@ -207,9 +216,10 @@ export class LocalListener {
     throw new Error(`No free port left in BERTH_DEPLOYMENT_PORTS (${min}-${max})`);
   }
 
-  private async tearDown(deploymentId: string): Promise<void> {
+  private async tearDown(deploymentId: string, port: number | null): Promise<void> {
     await this.rollouts.get(deploymentId);
     await this.runtimes.remove(deploymentId);
+    if (port !== null) this.assignedPorts.delete(port);
     // By its name, not the recorded one: a delete may come between its creation and the record.
     await dropDatabase(this.deps.serverUrl, deploymentDatabaseName(deploymentId));
     await this.deps.builder.removeDeployment(deploymentId);
