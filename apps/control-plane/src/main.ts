@@ -10,13 +10,13 @@ import { SourceBuilder } from './deployer/source-builder.js';
 import { buildsDirectory, openPlatformResources } from './platform-resources.js';
 import { identifyCallers } from './tenancy/caller.js';
 import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
-import { UPLOAD_CONTENT_TYPES, UPLOAD_PATH } from './uploads/uploads.controller.js';
+import { isUploadRequest, registerUploadBodyParser } from './uploads/upload-body-parser.js';
 
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 function isPublic(method: string, path: string): boolean {
   if (method === 'GET' && path === '/ok') return true;
-  if (method === 'PUT' && UPLOAD_PATH.test(path)) return true;
+  if (isUploadRequest(method, path)) return true;
   return method === 'POST' && TRACING_INGEST_PATH.test(path);
 }
 
@@ -29,10 +29,7 @@ async function main(): Promise<void> {
   const resources = await openPlatformResources(config, { onError });
   for (const runner of resources.runners) runner.start();
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
-  // Tarballs stream to disk as they arrive instead of being parsed into memory.
-  adapter.getInstance().addContentTypeParser(UPLOAD_CONTENT_TYPES, (_request, payload, done) => {
-    done(null, payload);
-  });
+  registerUploadBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     ControlPlaneModule.forRoot(resources),
     adapter,

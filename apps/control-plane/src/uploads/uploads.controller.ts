@@ -10,16 +10,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { DomainError } from '#libs/http';
+import { UPLOAD_CONTENT_TYPES } from './upload-body-parser.js';
 import { UploadStore, type ReceivedUpload } from './upload-store.js';
-
-/** Uploads authenticate with the signature in their URL, not with an API key. */
-export const UPLOAD_PATH = /^\/v2\/uploads\/[^/]+\/[^/]+$/;
-export const UPLOAD_CONTENT_TYPES = [
-  'application/gzip',
-  'application/x-gzip',
-  'application/octet-stream',
-  'application/x-tar',
-];
 
 @Controller('v2/uploads')
 export class UploadsController {
