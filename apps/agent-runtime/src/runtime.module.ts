@@ -13,6 +13,7 @@ import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
+import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
 import { ThreadsController } from './threads/threads.controller.js';
 import { ThreadsService } from './threads/threads.service.js';
 
@@ -48,6 +49,7 @@ export class RuntimeModule {
         AssistantsService,
         ThreadsService,
         ThreadStateService,
+        ThreadStateUpdates,
         RunsService,
       ],
     };

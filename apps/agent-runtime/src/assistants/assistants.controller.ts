@@ -45,6 +45,12 @@ export class AssistantsController {
     return this.assistants.search(body);
   }
 
+  @Post('count')
+  @HttpCode(200)
+  count(@Body() body: SearchAssistantsDto): Promise<number> {
+    return this.assistants.count(body);
+  }
+
   @Get(':assistantId')
   get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
     return this.assistants.get(assistantId);

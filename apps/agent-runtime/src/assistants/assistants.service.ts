@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/http';
 import { GraphCatalog } from '../common/runtime-tokens.js';
@@ -105,6 +105,23 @@ export class AssistantsService {
   }
 
   async search(query: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
+    const rows = await (
+      await this.matching(query)
+    )
+      .orderBy(`a.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
+      .addOrderBy('a.assistant_id', 'ASC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map(assistantResource);
+  }
+
+  /** How many assistants the search's filters match, paging aside. */
+  async count(query: SearchAssistantsDto): Promise<number> {
+    return (await this.matching(query)).getCount();
+  }
+
+  private async matching(query: SearchAssistantsDto): Promise<SelectQueryBuilder<AssistantRow>> {
     await this.freshness.catchUp('assistants');
     const builder = this.dataSource.getRepository(AssistantEntity).createQueryBuilder('a');
     if (query.graph_id !== undefined)
@@ -116,13 +133,7 @@ export class AssistantsService {
         metadata: JSON.stringify(query.metadata),
       });
     }
-    const rows = await builder
-      .orderBy(`a.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
-      .addOrderBy('a.assistant_id', 'ASC')
-      .offset(query.offset ?? 0)
-      .limit(query.limit ?? 10)
-      .getMany();
-    return rows.map(assistantResource);
+    return builder;
   }
 
   /**

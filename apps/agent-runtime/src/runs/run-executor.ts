@@ -4,7 +4,7 @@ import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { toJsonValue } from '../common/json-payload.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
-import type { StateSnapshotLike } from '../threads/thread-state.resource.js';
+import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
 import { runDeletedEvent, runEventId } from './run-event-ids.js';
 import { rollBackThread } from './run-rollback.js';
 import {
@@ -214,9 +214,7 @@ export class RunExecutor {
       attempt: claimed.attempt,
       error: outcome.error,
       state_captured: state !== undefined,
-      values: state ? toJsonValue(state.values) : null,
-      next: state ? [...state.next] : [],
-      interrupts: state ? interruptsOf(state) : {},
+      ...(state ? summarizeState(state) : { values: null, next: [], interrupts: {} }),
       temporary: run.kwargs.temporary,
       finished_at: new Date().toISOString(),
     };
@@ -281,14 +279,6 @@ export class RunExecutor {
       this.logger.warn(`Heartbeat of run ${claimed.runId} failed: ${describe(error)}`);
     }
   }
-}
-
-function interruptsOf(state: StateSnapshotLike): JsonObject {
-  const interrupts: JsonObject = {};
-  for (const task of state.tasks) {
-    if (task.interrupts?.length) interrupts[task.id] = toJsonValue(task.interrupts);
-  }
-  return interrupts;
 }
 
 function describe(error: unknown): string {

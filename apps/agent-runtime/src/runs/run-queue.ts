@@ -63,20 +63,7 @@ export class RunQueue {
 
   /** Admits the run under the thread's multitask strategy; returns the runs it cancels. */
   async enqueue(run: RunCreatedData, strategy: MultitaskStrategy): Promise<readonly string[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `berth-thread:${run.thread_id}`,
-      ]);
-      const queued = await client.query<{ run_id: string }>(
-        'select run_id from run_queue where thread_id = $1 order by created_at',
-        [run.thread_id],
-      );
-      const inflight = await this.stillInFlight(
-        client,
-        queued.rows.map((row) => row.run_id),
-      );
+    return this.underThreadLock(run.thread_id, async (client, inflight) => {
       const admission = admitRun(strategy, inflight);
       if (admission.kind === 'reject') {
         throw conflict(
@@ -101,8 +88,47 @@ export class RunQueue {
         [run.run_id, run.thread_id, JSON.stringify(run)],
       );
       await client.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.run_id]);
-      await client.query('commit');
       return admission.cancel;
+    });
+  }
+
+  /**
+   * Does the work while the thread has no run waiting or running, and admits none until it is
+   * done; a busy thread is a conflict.
+   */
+  async whileIdle<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    return this.underThreadLock(threadId, async (_client, inflight) => {
+      if (inflight.length > 0) {
+        throw conflict(
+          `Thread ${threadId} is busy with run ${inflight.join(', ')}: wait for it to finish`,
+        );
+      }
+      return work();
+    });
+  }
+
+  /** A transaction holding the thread's admission lock, given the runs still in flight on it. */
+  private async underThreadLock<T>(
+    threadId: string,
+    work: (client: pg.PoolClient, inflight: readonly string[]) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `berth-thread:${threadId}`,
+      ]);
+      const queued = await client.query<{ run_id: string }>(
+        'select run_id from run_queue where thread_id = $1 order by created_at',
+        [threadId],
+      );
+      const inflight = await this.stillInFlight(
+        client,
+        queued.rows.map((row) => row.run_id),
+      );
+      const result = await work(client, inflight);
+      await client.query('commit');
+      return result;
     } catch (error) {
       await client.query('rollback');
       throw error;

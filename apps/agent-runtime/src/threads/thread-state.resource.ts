@@ -1,5 +1,6 @@
-import type { JsonValue } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
+import type { ThreadStateSnapshot } from './thread.events.js';
 
 /** The parts of LangGraph's StateSnapshot that the API shows. */
 export interface StateSnapshotLike {
@@ -20,6 +21,15 @@ interface TaskLike {
   path?: unknown[];
   state?: unknown;
   result?: unknown;
+}
+
+/** What a thread keeps of a snapshot: its values, the nodes to run next and open interrupts. */
+export function summarizeState(snapshot: StateSnapshotLike): ThreadStateSnapshot {
+  const interrupts: JsonObject = {};
+  for (const task of snapshot.tasks) {
+    if (task.interrupts?.length) interrupts[task.id] = toJsonValue(task.interrupts);
+  }
+  return { values: toJsonValue(snapshot.values), next: [...snapshot.next], interrupts };
 }
 
 interface CheckpointRef {

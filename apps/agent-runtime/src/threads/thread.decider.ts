@@ -1,6 +1,6 @@
 import type { Decider, JsonObject } from '#libs/event-store';
 import { conflict, notFound } from '#libs/http';
-import type { ThreadEvent } from './thread.events.js';
+import type { ThreadCopiedData, ThreadEvent, ThreadStateUpdatedData } from './thread.events.js';
 
 export interface ThreadState {
   readonly exists: boolean;
@@ -16,14 +16,19 @@ export type ThreadCommand =
       readonly now: string;
     }
   | { readonly kind: 'update_metadata'; readonly metadata: JsonObject; readonly now: string }
-  | { readonly kind: 'delete'; readonly thread_id: string; readonly now: string };
+  | { readonly kind: 'delete'; readonly thread_id: string; readonly now: string }
+  | { readonly kind: 'record_state_update'; readonly update: ThreadStateUpdatedData }
+  | { readonly kind: 'copy'; readonly copy: ThreadCopiedData };
 
 export const initialThreadState: ThreadState = { exists: false, metadata: {} };
 
 export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadState {
   switch (event.type) {
     case 'ThreadCreated':
+    case 'ThreadCopied':
       return { exists: true, metadata: event.data.metadata };
+    case 'ThreadStateUpdated':
+      return state;
     case 'ThreadMetadataUpdated':
       return { ...state, metadata: { ...state.metadata, ...event.data.metadata } };
     case 'ThreadDeleted':
@@ -61,6 +66,12 @@ function decide(command: ThreadCommand, state: ThreadState): ThreadEvent[] {
       return [
         { type: 'ThreadDeleted', data: { thread_id: command.thread_id, deleted_at: command.now } },
       ];
+    case 'record_state_update':
+      if (!state.exists) throw notFound('Thread not found');
+      return [{ type: 'ThreadStateUpdated', data: command.update }];
+    case 'copy':
+      if (state.exists) throw conflict(`Thread ${command.copy.thread_id} already exists`);
+      return [{ type: 'ThreadCopied', data: command.copy }];
   }
 }
 

@@ -1,4 +1,5 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { ThreadStatus } from './thread.entity.js';
 
 export type ThreadEvent =
   | {
@@ -10,6 +11,33 @@ export type ThreadEvent =
       /** The keys set by the update, merged into the thread's metadata. */
       readonly data: { metadata: JsonObject; updated_at: string };
     }
-  | { readonly type: 'ThreadDeleted'; readonly data: { thread_id: string; deleted_at: string } };
+  | { readonly type: 'ThreadDeleted'; readonly data: { thread_id: string; deleted_at: string } }
+  | { readonly type: 'ThreadStateUpdated'; readonly data: ThreadStateUpdatedData }
+  | { readonly type: 'ThreadCopied'; readonly data: ThreadCopiedData };
+
+/** The state as it stands after an update through `POST /threads/{id}/state`. */
+export type ThreadStateSnapshot = {
+  values: JsonValue;
+  next: string[];
+  interrupts: JsonObject;
+};
+
+export type ThreadStateUpdatedData = ThreadStateSnapshot & {
+  checkpoint_id: string;
+  /** The node the update was written as; null when LangGraph chose it. */
+  as_node: string | null;
+  updated_at: string;
+};
+
+/** The first event of a thread made by copying another one, checkpoints included. */
+export type ThreadCopiedData = {
+  thread_id: string;
+  copied_from: string;
+  metadata: JsonObject;
+  values: JsonValue;
+  interrupts: JsonObject;
+  status: ThreadStatus;
+  created_at: string;
+};
 
 export const threadStream = (threadId: string): string => `thread-${threadId}`;

@@ -17,9 +17,12 @@ import {
   HistoryDto,
   HistoryQueryDto,
   SearchThreadsDto,
+  StateAtCheckpointDto,
   StateQueryDto,
   UpdateThreadDto,
+  UpdateThreadStateDto,
 } from './threads.dto.js';
+import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ThreadsService } from './threads.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
@@ -37,6 +40,7 @@ export class ThreadsController {
   constructor(
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
+    @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
   ) {}
 
   @Post()
@@ -54,6 +58,18 @@ export class ThreadsController {
   @HttpCode(200)
   search(@Body() body: SearchThreadsDto): Promise<Record<string, unknown>[]> {
     return this.threads.search(body);
+  }
+
+  @Post('count')
+  @HttpCode(200)
+  count(@Body() body: SearchThreadsDto): Promise<number> {
+    return this.threads.count(body);
+  }
+
+  @Post(':threadId/copy')
+  @HttpCode(200)
+  copy(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
+    return this.threads.copy(threadId, uuidv7(), now());
   }
 
   @Get(':threadId')
@@ -81,6 +97,38 @@ export class ThreadsController {
     @Query() query: StateQueryDto,
   ): Promise<unknown> {
     return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
+  }
+
+  @Post(':threadId/state')
+  @HttpCode(200)
+  async updateState(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: UpdateThreadStateDto,
+  ): Promise<Record<string, unknown>> {
+    return this.updates.update(
+      await this.threads.row(threadId),
+      {
+        values: body.values,
+        asNode: body.as_node,
+        checkpoint: body.checkpoint,
+        checkpointId: body.checkpoint_id,
+      },
+      now(),
+    );
+  }
+
+  @Post(':threadId/state/checkpoint')
+  @HttpCode(200)
+  async stateAtCheckpoint(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: StateAtCheckpointDto,
+  ): Promise<unknown> {
+    const checkpointId = body.checkpoint?.checkpoint_id;
+    return this.state.state(
+      await this.threads.row(threadId),
+      typeof checkpointId === 'string' ? checkpointId : undefined,
+      body.subgraphs ?? false,
+    );
   }
 
   @Get(':threadId/state/:checkpointId')

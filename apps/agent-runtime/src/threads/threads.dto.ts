@@ -99,6 +99,36 @@ export class HistoryQueryDto {
   before?: string;
 }
 
+export class UpdateThreadStateDto {
+  /** An update (an object), a list of updates, or null. */
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null && !Array.isArray(value))
+  @IsObject()
+  values?: JsonObject | JsonObject[] | null;
+
+  @IsOptional()
+  @IsString()
+  as_node?: string;
+
+  @IsOptional()
+  @IsString()
+  checkpoint_id?: string;
+
+  @IsOptional()
+  @IsObject()
+  checkpoint?: JsonObject;
+}
+
+export class StateAtCheckpointDto {
+  @IsOptional()
+  @IsObject()
+  checkpoint?: JsonObject;
+
+  @IsOptional()
+  @IsBoolean()
+  subgraphs?: boolean;
+}
+
 export class StateQueryDto {
   @IsOptional()
   @Type(() => Boolean)

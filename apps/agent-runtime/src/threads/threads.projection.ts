@@ -5,7 +5,13 @@ import { ThreadEntity, type ThreadRow, type ThreadStatus } from './thread.entity
 
 type ThreadProjected = ThreadEvent | Extract<RunEvent, { type: 'RunCreated' | 'RunFinished' }>;
 
-const THREAD_EVENTS = new Set(['ThreadCreated', 'ThreadMetadataUpdated', 'ThreadDeleted']);
+const THREAD_EVENTS = new Set([
+  'ThreadCreated',
+  'ThreadMetadataUpdated',
+  'ThreadDeleted',
+  'ThreadStateUpdated',
+  'ThreadCopied',
+]);
 const RUN_EVENTS = new Set(['RunCreated', 'RunFinished']);
 
 function threadIdOf(event: RecordedEvent): string | undefined {
@@ -23,7 +29,11 @@ function statusAfterRun(
   inflight: string[],
 ): ThreadStatus {
   if (finished.status === 'error') return 'error';
-  if (finished.next.length > 0) return 'interrupted';
+  return stateStatus(finished.next, inflight);
+}
+
+function stateStatus(next: readonly string[], inflight: readonly string[]): ThreadStatus {
+  if (next.length > 0) return 'interrupted';
   return inflight.length > 0 ? 'busy' : 'idle';
 }
 
@@ -61,6 +71,28 @@ export function evolveThreadRow(
       );
     case 'ThreadDeleted':
       return undefined;
+    case 'ThreadCopied':
+      return {
+        thread_id: event.data.thread_id,
+        created_at: new Date(event.data.created_at),
+        updated_at: new Date(event.data.created_at),
+        metadata: event.data.metadata,
+        status: event.data.status,
+        config: {},
+        values: event.data.values,
+        interrupts: event.data.interrupts,
+        inflight_runs: [],
+      };
+    case 'ThreadStateUpdated':
+      return (
+        row && {
+          ...row,
+          status: stateStatus(event.data.next, row.inflight_runs),
+          values: event.data.values,
+          interrupts: event.data.interrupts,
+          updated_at: new Date(event.data.updated_at),
+        }
+      );
     case 'RunCreated': {
       if (!row) return undefined;
       const { graph_id, assistant_id, kwargs } = event.data;

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { notFound } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { threadDecider, type ThreadCommand, type ThreadState } from './thread.decider.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
-import { threadStream } from './thread.events.js';
+import { threadStream, type ThreadStateUpdatedData } from './thread.events.js';
 import { threadResource } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
@@ -60,6 +60,46 @@ export class ThreadsService {
     await this.store.deleteStream(checkpointStreamOf(threadId));
   }
 
+  async recordStateUpdate(threadId: string, update: ThreadStateUpdatedData): Promise<void> {
+    await this.execute(threadId, { kind: 'record_state_update', update });
+  }
+
+  /** A new thread with the source's metadata, state and whole checkpoint history, on streams of its own. */
+  async copy(sourceId: string, threadId: string, now: string): Promise<Record<string, unknown>> {
+    const source = await this.row(sourceId);
+    const checkpoints = await this.store.readStream(checkpointStreamOf(sourceId));
+    if (checkpoints.length > 0) {
+      await this.store.append(
+        checkpointStreamOf(threadId),
+        checkpoints.map((event) => ({ eventId: uuidv7(), type: event.type, data: event.data })),
+        { expectedPosition: 'no_stream' },
+      );
+    }
+    const metadata = { ...source.metadata, thread_id: threadId };
+    const status = source.status === 'busy' ? 'idle' : source.status;
+    await this.execute(threadId, {
+      kind: 'copy',
+      copy: {
+        thread_id: threadId,
+        copied_from: sourceId,
+        metadata,
+        values: source.values,
+        interrupts: source.interrupts,
+        status,
+        created_at: now,
+      },
+    });
+    return threadResource({
+      ...source,
+      thread_id: threadId,
+      metadata,
+      status,
+      created_at: new Date(now),
+      updated_at: new Date(now),
+      inflight_runs: [],
+    });
+  }
+
   async get(threadId: string): Promise<Record<string, unknown>> {
     return threadResource(await this.row(threadId));
   }
@@ -87,6 +127,23 @@ export class ThreadsService {
   }
 
   async search(query: SearchThreadsDto): Promise<Record<string, unknown>[]> {
+    const rows = await (
+      await this.matching(query)
+    )
+      .orderBy(`t.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
+      .addOrderBy('t.thread_id', 'ASC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map(threadResource);
+  }
+
+  /** How many threads the search's filters match, paging aside. */
+  async count(query: SearchThreadsDto): Promise<number> {
+    return (await this.matching(query)).getCount();
+  }
+
+  private async matching(query: SearchThreadsDto): Promise<SelectQueryBuilder<ThreadRow>> {
     await this.freshness.catchUp('threads');
     const builder = this.dataSource.getRepository(ThreadEntity).createQueryBuilder('t');
     if (query.metadata)
@@ -98,13 +155,7 @@ export class ThreadsService {
     if (query.status) builder.andWhere('t.status = :status', { status: query.status });
     if (query.ids)
       builder.andWhere('t.thread_id in (:...ids)', { ids: query.ids.length ? query.ids : [null] });
-    const rows = await builder
-      .orderBy(`t.${query.sort_by ?? 'created_at'}`, query.sort_order === 'asc' ? 'ASC' : 'DESC')
-      .addOrderBy('t.thread_id', 'ASC')
-      .offset(query.offset ?? 0)
-      .limit(query.limit ?? 10)
-      .getMany();
-    return rows.map(threadResource);
+    return builder;
   }
 
   private async execute(
