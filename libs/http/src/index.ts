@@ -4,3 +4,4 @@ export * from './validation.pipe.js';
 export * from './validation-failed.error.js';
 export * from './sse-response.js';
 export * from './domain-error.js';
+export * from './validate-each.js';

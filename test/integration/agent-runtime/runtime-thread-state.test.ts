@@ -133,6 +133,7 @@ describe('thread state updates, copies and counts with the official SDK', () => 
         thread_id: threadId,
         checkpoint_ns: '',
         checkpoint_id: first?.checkpoint_id ?? '',
+        checkpoint_map: null,
       })) as Snapshot;
       expect(at.checkpoint_id).toBe(first?.checkpoint_id);
       expect(at.values).toEqual(first?.values);

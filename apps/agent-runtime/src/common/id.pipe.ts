@@ -14,6 +14,9 @@ export class IdPipe implements PipeTransform<string, string> {
   }
 }
 
-/** For body fields that hold ids: `@Transform(toNormalizedId)`. */
-export const toNormalizedId = ({ value }: { value: unknown }): unknown =>
+const normalizeIfId = (value: unknown): unknown =>
   typeof value === 'string' ? normalizeId(value) : value;
+
+/** For body fields that hold an id or a list of ids: `@Transform(toNormalizedId)`. */
+export const toNormalizedId = ({ value }: { value: unknown }): unknown =>
+  Array.isArray(value) ? value.map(normalizeIfId) : normalizeIfId(value);

@@ -36,7 +36,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  * `null` when the config does not identify a checkpoint. A task's config may lack the
  * checkpoint id (`requireCheckpointId: false`); a checkpoint's config may not.
  */
-function toCheckpointReference(
+export function toCheckpointReference(
   config: unknown,
   requireCheckpointId: boolean,
 ): CheckpointReference | null {

@@ -31,6 +31,13 @@ interface QueueRow {
   cancel_action: 'interrupt' | 'rollback' | null;
 }
 
+export type QueuedRunStatus = 'pending' | 'running';
+
+export interface QueuedRun {
+  readonly runId: string;
+  readonly threadId: string;
+}
+
 export const RUN_WAKE_CHANNEL = 'berth_runs';
 export const RUN_CANCEL_CHANNEL = 'berth_run_cancel';
 
@@ -90,6 +97,23 @@ export class RunQueue {
       await client.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.run_id]);
       return admission.cancel;
     });
+  }
+
+  /** The runs waiting or running, narrowed to a thread, to some ids, or to one status. */
+  async queuedRuns(filter: {
+    threadId?: string;
+    runIds?: readonly string[];
+    status: QueuedRunStatus | 'all';
+  }): Promise<QueuedRun[]> {
+    const { rows } = await this.pool.query<{ run_id: string; thread_id: string }>(
+      `select run_id, thread_id from run_queue
+        where ($1::uuid is null or thread_id = $1::uuid)
+          and ($2::uuid[] is null or run_id = any($2::uuid[]))
+          and ($3::text = 'all' or status = $3::text)
+        order by created_at`,
+      [filter.threadId ?? null, filter.runIds ?? null, filter.status],
+    );
+    return rows.map((row) => ({ runId: row.run_id, threadId: row.thread_id }));
   }
 
   /**

@@ -1,6 +1,7 @@
 import {
   Body,
   Controller,
+  Delete,
   Get,
   Headers,
   HttpCode,
@@ -13,9 +14,15 @@ import {
 import type { FastifyReply } from 'fastify';
 import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
-import { badRequest } from '#libs/http';
+import { badRequest, validateEach, ValidationFailedError } from '#libs/http';
 import { readRunStream, type StreamStart } from './run-stream-reader.js';
-import { CancelRunDto, CreateRunDto, ListRunsDto } from './runs.dto.js';
+import {
+  CancelActionDto,
+  CancelManyRunsDto,
+  CancelRunDto,
+  CreateRunDto,
+  ListRunsDto,
+} from './runs.dto.js';
 import { RunsService, type CreatedRun } from './runs.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
@@ -124,6 +131,43 @@ export class RunsController {
     await this.runs.cancel(threadId, runId, query.action ?? 'interrupt', now());
     if (query.wait) await this.runs.waitForFinish(runId);
     void reply.status(query.wait ? 204 : 202);
+  }
+
+  @Delete('threads/:threadId/runs/:runId')
+  @HttpCode(204)
+  async delete(
+    @Param('threadId', IdPipe) threadId: string,
+    @Param('runId', IdPipe) runId: string,
+  ): Promise<void> {
+    await this.runs.delete(threadId, runId, now());
+  }
+
+  @Post('runs/cancel')
+  @HttpCode(204)
+  async cancelMany(
+    @Body() body: CancelManyRunsDto,
+    @Query() query: CancelActionDto,
+  ): Promise<void> {
+    if (!body.thread_id && !body.run_ids && !body.status) {
+      throw new ValidationFailedError([
+        { loc: ['body'], msg: 'name thread_id, run_ids or status', type: 'missing' },
+      ]);
+    }
+    await this.runs.cancelMany(
+      { threadId: body.thread_id, runIds: body.run_ids, status: body.status },
+      query.action ?? 'interrupt',
+      now(),
+    );
+  }
+
+  @Post('runs/batch')
+  @HttpCode(200)
+  async batch(@Body() body: unknown): Promise<Record<string, unknown>[]> {
+    const payloads = await validateEach(body, CreateRunDto);
+    const created: Record<string, unknown>[] = [];
+    for (const payload of payloads)
+      created.push((await this.runs.create(null, payload, now())).resource);
+    return created;
   }
 
   @Post('threads/:threadId/runs/stream')

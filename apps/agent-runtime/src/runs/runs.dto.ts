@@ -1,11 +1,13 @@
 import { Transform } from 'class-transformer';
 import {
+  IsArray,
   IsBoolean,
   IsIn,
   IsObject,
   IsOptional,
   IsString,
   IsUrl,
+  IsUUID,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
@@ -100,6 +102,29 @@ export class CancelRunDto {
   @IsBoolean()
   wait?: boolean;
 
+  @IsOptional()
+  @IsIn(['interrupt', 'rollback'])
+  action?: 'interrupt' | 'rollback';
+}
+
+export class CancelManyRunsDto {
+  @IsOptional()
+  @Transform(toNormalizedId)
+  @IsUUID()
+  thread_id?: string;
+
+  @IsOptional()
+  @IsArray()
+  @Transform(toNormalizedId)
+  @IsUUID('all', { each: true })
+  run_ids?: string[];
+
+  @IsOptional()
+  @IsIn(['pending', 'running', 'all'])
+  status?: 'pending' | 'running' | 'all';
+}
+
+export class CancelActionDto {
   @IsOptional()
   @IsIn(['interrupt', 'rollback'])
   action?: 'interrupt' | 'rollback';

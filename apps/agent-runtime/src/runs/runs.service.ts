@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
-import { notFound } from '#libs/http';
+import { conflict, notFound } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
@@ -10,7 +10,7 @@ import { RunEntity } from './run.entity.js';
 import { runDeletedEvent, runEventId } from './run-event-ids.js';
 import { ensureRunCreated, recordRunFinished, RunFinishedListener } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
-import { RunQueue } from './run-queue.js';
+import { RunQueue, type QueuedRunStatus } from './run-queue.js';
 import { RunSignals } from './run-signals.js';
 import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
@@ -129,7 +129,7 @@ export class RunsService {
   async waitForFinish(runId: string, signal?: AbortSignal): Promise<RunFinishedData> {
     const stream = runStream(runId);
     const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    if (!last) throw notFound('Run not found');
+    if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
     if (last.type === 'RunFinished') return last.data as RunFinishedData;
     const subscription = this.store.subscribeToStream(stream, {
       afterPosition: last.streamPosition,
@@ -193,6 +193,36 @@ export class RunsService {
         this.finishedListener,
       );
     }
+  }
+
+  /** Removes a finished run from its thread's runs; its events stay in the log. */
+  async delete(threadId: string, runId: string, now: string): Promise<void> {
+    await this.requireRunOfThread(threadId, runId);
+    const [last] = await this.store.readStream(runStream(runId), {
+      direction: 'backwards',
+      maxCount: 1,
+    });
+    if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
+    if (last.type !== 'RunFinished') {
+      throw conflict(`Run ${runId} has not finished: cancel it first, then delete it`);
+    }
+    await this.store.append(runStream(runId), [runDeletedEvent(runId, threadId, now)], {
+      expectedPosition: last.streamPosition,
+    });
+  }
+
+  /** Cancels the named runs, or every run of a thread, or every run waiting or running. */
+  async cancelMany(
+    selection: { threadId?: string; runIds?: readonly string[]; status?: QueuedRunStatus | 'all' },
+    action: 'interrupt' | 'rollback',
+    now: string,
+  ): Promise<void> {
+    const queued = await this.queue.queuedRuns({
+      threadId: selection.threadId,
+      runIds: selection.runIds,
+      status: selection.status ?? 'all',
+    });
+    for (const run of queued) await this.cancel(run.threadId, run.runId, action, now);
   }
 
   private async requireThread(

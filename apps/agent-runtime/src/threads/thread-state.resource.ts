@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
+import { toCheckpointReference, type CheckpointReference } from '../execution/debug-payloads.js';
 import type { ThreadStateSnapshot } from './thread.events.js';
 
 /** The parts of LangGraph's StateSnapshot that the API shows. */
@@ -32,22 +33,8 @@ export function summarizeState(snapshot: StateSnapshotLike): ThreadStateSnapshot
   return { values: toJsonValue(snapshot.values), next: [...snapshot.next], interrupts };
 }
 
-interface CheckpointRef {
-  thread_id: string;
-  checkpoint_ns: string;
-  checkpoint_id: string;
-  checkpoint_map?: unknown;
-}
-
-function checkpointOf(config: StateSnapshotLike['config']): CheckpointRef | null {
-  const configurable = config?.configurable;
-  if (!configurable || typeof configurable.checkpoint_id !== 'string') return null;
-  return {
-    thread_id: String(configurable.thread_id),
-    checkpoint_ns: typeof configurable.checkpoint_ns === 'string' ? configurable.checkpoint_ns : '',
-    checkpoint_id: configurable.checkpoint_id,
-    ...(configurable.checkpoint_map ? { checkpoint_map: configurable.checkpoint_map } : {}),
-  };
+function checkpointOf(config: StateSnapshotLike['config']): CheckpointReference | null {
+  return toCheckpointReference(config, true);
 }
 
 function isSnapshot(value: unknown): value is StateSnapshotLike {
