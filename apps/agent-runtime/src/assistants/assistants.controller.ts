@@ -8,10 +8,12 @@ import {
   Param,
   Patch,
   Post,
+  Query,
 } from '@nestjs/common';
 import { uuidv7 } from '#libs/event-store';
 import {
   CreateAssistantDto,
+  DeleteAssistantQueryDto,
   ListVersionsDto,
   SearchAssistantsDto,
   SetLatestVersionDto,
@@ -19,12 +21,16 @@ import {
 } from './assistants.dto.js';
 import { AssistantsService } from './assistants.service.js';
 import { IdPipe } from '../common/id.pipe.js';
+import { ThreadsService } from '../threads/threads.service.js';
 
 const now = (): string => new Date().toISOString();
 
 @Controller('assistants')
 export class AssistantsController {
-  constructor(@Inject(AssistantsService) private readonly assistants: AssistantsService) {}
+  constructor(
+    @Inject(AssistantsService) private readonly assistants: AssistantsService,
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -66,8 +72,13 @@ export class AssistantsController {
 
   @Delete(':assistantId')
   @HttpCode(204)
-  async delete(@Param('assistantId', IdPipe) assistantId: string): Promise<void> {
+  async delete(
+    @Param('assistantId', IdPipe) assistantId: string,
+    @Query() query: DeleteAssistantQueryDto,
+  ): Promise<void> {
     await this.assistants.delete(assistantId, now());
+    if (query.delete_threads === 'true')
+      await this.threads.deleteCreatedThrough(assistantId, now());
   }
 
   @Post(':assistantId/latest')

@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { toNormalizedId } from '../common/id.pipe.js';
 import {
+  IsArray,
   IsIn,
   IsInt,
   IsObject,
@@ -75,6 +76,12 @@ export class UpdateAssistantDto {
   description?: string | null;
 }
 
+export class DeleteAssistantQueryDto {
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  delete_threads?: 'true' | 'false';
+}
+
 export class SetLatestVersionDto {
   @Type(() => Number)
   @IsInt()
@@ -97,6 +104,19 @@ export class PageDto {
   offset?: number;
 }
 
+const ASSISTANT_FIELDS = [
+  'assistant_id',
+  'graph_id',
+  'name',
+  'description',
+  'config',
+  'context',
+  'metadata',
+  'version',
+  'created_at',
+  'updated_at',
+];
+
 export class SearchAssistantsDto extends PageDto {
   @IsOptional()
   @IsString()
@@ -113,6 +133,11 @@ export class SearchAssistantsDto extends PageDto {
   @IsOptional()
   @IsIn(['assistant_id', 'graph_id', 'name', 'created_at', 'updated_at'])
   sort_by?: 'assistant_id' | 'graph_id' | 'name' | 'created_at' | 'updated_at';
+
+  @IsOptional()
+  @IsArray()
+  @IsIn(ASSISTANT_FIELDS, { each: true })
+  select?: string[];
 
   @IsOptional()
   @IsIn(['asc', 'desc'])

@@ -3,6 +3,7 @@ import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/http';
 import { GraphCatalog } from '../common/runtime-tokens.js';
+import { selectFields } from '../common/select-fields.js';
 import { defaultAssistantId, isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import {
@@ -113,7 +114,7 @@ export class AssistantsService {
       .offset(query.offset ?? 0)
       .limit(query.limit ?? 10)
       .getMany();
-    return rows.map(assistantResource);
+    return rows.map((row) => selectFields(assistantResource(row), query.select));
   }
 
   /** How many assistants the search's filters match, paging aside. */

@@ -37,6 +37,17 @@ export class UpdateThreadDto {
   metadata?: JsonObject;
 }
 
+const THREAD_FIELDS = [
+  'thread_id',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'status',
+  'config',
+  'values',
+  'interrupts',
+];
+
 export class SearchThreadsDto extends PageDto {
   @IsOptional()
   @IsObject()
@@ -62,6 +73,11 @@ export class SearchThreadsDto extends PageDto {
   @IsOptional()
   @IsIn(['asc', 'desc'])
   sort_order?: 'asc' | 'desc';
+
+  @IsOptional()
+  @IsArray()
+  @IsIn(THREAD_FIELDS, { each: true })
+  select?: string[];
 }
 
 export class HistoryDto {

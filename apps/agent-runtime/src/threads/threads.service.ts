@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
-import { notFound } from '#libs/http';
+import { DomainError, notFound } from '#libs/http';
+import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { threadDecider, type ThreadCommand, type ThreadState } from './thread.decider.js';
@@ -100,6 +101,25 @@ export class ThreadsService {
     });
   }
 
+  /** Deletes the threads whose runs an assistant made (`metadata.assistant_id`). */
+  async deleteCreatedThrough(assistantId: string, now: string): Promise<void> {
+    await this.freshness.catchUp('threads');
+    const rows = await this.dataSource
+      .getRepository(ThreadEntity)
+      .createQueryBuilder('t')
+      .select('t.thread_id')
+      .where('t.metadata @> :metadata::jsonb', {
+        metadata: JSON.stringify({ assistant_id: assistantId }),
+      })
+      .getMany();
+    for (const row of rows) {
+      await this.delete(row.thread_id, now).catch((error: unknown) => {
+        // Deleted meanwhile by another request: what was asked for is done.
+        if (!(error instanceof DomainError && error.code === 'not_found')) throw error;
+      });
+    }
+  }
+
   async get(threadId: string): Promise<Record<string, unknown>> {
     return threadResource(await this.row(threadId));
   }
@@ -135,7 +155,7 @@ export class ThreadsService {
       .offset(query.offset ?? 0)
       .limit(query.limit ?? 10)
       .getMany();
-    return rows.map(threadResource);
+    return rows.map((row) => selectFields(threadResource(row), query.select));
   }
 
   /** How many threads the search's filters match, paging aside. */
