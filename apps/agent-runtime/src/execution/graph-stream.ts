@@ -62,8 +62,12 @@ export interface GraphRunRequest {
   readonly subgraphs: boolean;
   readonly interruptBefore?: readonly string[] | '*';
   readonly interruptAfter?: readonly string[] | '*';
+  /** When LangGraph writes checkpoints: after each step, alongside the next one, or at exit. */
+  readonly durability?: Durability;
   readonly signal: AbortSignal;
 }
+
+export type Durability = 'sync' | 'async' | 'exit';
 
 /** The options of `Pregel.streamEvents` that a run uses. */
 interface GraphStreamEventsOptions {
@@ -79,6 +83,7 @@ interface GraphStreamEventsOptions {
   readonly context?: Record<string, unknown>;
   readonly interruptBefore?: readonly string[] | '*';
   readonly interruptAfter?: readonly string[] | '*';
+  readonly durability?: Durability;
 }
 
 /** The part of a compiled graph that running it needs; checked structurally. */
@@ -159,6 +164,7 @@ function streamEventsOptionsOf(request: GraphRunRequest, runId: string): GraphSt
     version: 'v2',
     interruptAfter: request.interruptAfter,
     interruptBefore: request.interruptBefore,
+    durability: request.durability,
     tags: config['tags'],
     context: request.context,
     configurable: configurableOf(config),

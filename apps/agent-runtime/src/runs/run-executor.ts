@@ -154,6 +154,7 @@ export class RunExecutor {
         subgraphs: run.stream_subgraphs,
         interruptBefore: run.kwargs.interrupt_before ?? undefined,
         interruptAfter: run.kwargs.interrupt_after ?? undefined,
+        durability: run.durability ?? undefined,
         signal,
       });
       for await (const chunk of chunks) await writer.emit(chunk.event, toJsonValue(chunk.data));

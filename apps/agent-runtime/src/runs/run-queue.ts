@@ -91,8 +91,9 @@ export class RunQueue {
         }
       }
       await client.query(
-        `insert into run_queue (run_id, thread_id, status, payload) values ($1, $2, 'pending', $3)`,
-        [run.run_id, run.thread_id, JSON.stringify(run)],
+        `insert into run_queue (run_id, thread_id, status, payload, not_before)
+         values ($1, $2, 'pending', $3, $4)`,
+        [run.run_id, run.thread_id, JSON.stringify(run), run.not_before ?? null],
       );
       await client.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.run_id]);
       return admission.cancel;
@@ -189,8 +190,11 @@ export class RunQueue {
           `with next as (
              select q.run_id from run_queue q
               where (q.status = 'pending'
+                     and (q.not_before is null or q.not_before <= clock_timestamp())
                      and not exists (select 1 from run_queue r
-                                      where r.thread_id = q.thread_id and r.status = 'running'))
+                                      where r.thread_id = q.thread_id
+                                        and (r.status = 'running'
+                                             or (r.status = 'pending' and r.created_at < q.created_at))))
                  or (q.status = 'running' and q.lease_until < clock_timestamp())
               order by q.created_at
               limit 1
@@ -218,6 +222,15 @@ export class RunQueue {
         if ((error as { code?: string }).code !== '23505') throw error;
       }
     }
+  }
+
+  /** Milliseconds until the soonest delayed run falls due, by the database's clock; if one waits. */
+  async msUntilNextDue(): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ wait_ms: number | null }>(
+      `select ceil(extract(epoch from min(not_before) - clock_timestamp()) * 1000)::float8 as wait_ms
+         from run_queue where status = 'pending' and not_before > clock_timestamp()`,
+    );
+    return rows[0]?.wait_ms ?? undefined;
   }
 
   async heartbeat(run: ClaimedRun, workerId: string, leaseSeconds: number): Promise<LeaseState> {

@@ -29,6 +29,7 @@ export class RunWorkerPool {
   private pumping = false;
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  private dueTimer: NodeJS.Timeout | undefined;
   private listener: pg.Client | undefined;
   private unlisten: (() => void) | undefined;
 
@@ -53,6 +54,7 @@ export class RunWorkerPool {
   /** Stops claiming, and hands the runs in progress back to the queue for another worker. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
     this.unlisten?.();
     this.shutdown.abort();
     await Promise.allSettled([...this.active]);
@@ -82,7 +84,10 @@ export class RunWorkerPool {
   private async claimWhileFree(): Promise<void> {
     while (this.active.size < this.options.concurrency && !this.shutdown.signal.aborted) {
       const claimed = await this.queue.claim(this.options.workerId, this.options.leaseSeconds);
-      if (!claimed) return;
+      if (!claimed) {
+        await this.wakeWhenDue();
+        return;
+      }
       const running = this.executor
         .execute(claimed, this.shutdown.signal)
         .catch((error: unknown) => {
@@ -94,6 +99,19 @@ export class RunWorkerPool {
         });
       this.active.add(running);
     }
+  }
+
+  /** Delayed runs start when they fall due, not at the next poll. */
+  private async wakeWhenDue(): Promise<void> {
+    const waitMs = await this.queue.msUntilNextDue();
+    if (waitMs === undefined) return;
+    clearTimeout(this.dueTimer);
+    this.dueTimer = setTimeout(
+      () => {
+        this.pump();
+      },
+      Math.max(1, waitMs),
+    );
   }
 
   private async listen(): Promise<void> {

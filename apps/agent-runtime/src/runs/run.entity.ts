@@ -67,4 +67,9 @@ export const RUN_MIGRATIONS = [
       create index run_queue_pending on run_queue (created_at) where status = 'pending';
     `,
   },
+  {
+    version: 2202,
+    name: 'delayed runs',
+    sql: `alter table run_queue add column not_before timestamptz;`,
+  },
 ];

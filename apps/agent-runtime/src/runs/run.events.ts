@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { Durability } from '../execution/graph-stream.js';
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'timeout';
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
@@ -30,6 +31,10 @@ export interface RunCreatedData extends JsonObject {
   context: JsonObject;
   stream_subgraphs: boolean;
   created_at: string;
+  /** `after_seconds`: the run waits in the queue until then. Runs recorded before have none. */
+  not_before: string | null;
+  /** LangGraph's checkpoint durability for the run; null: LangGraph's default. */
+  durability: Durability | null;
 }
 
 export interface RunFinishedData extends JsonObject {

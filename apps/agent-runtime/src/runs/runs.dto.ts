@@ -1,19 +1,26 @@
 import { Transform } from 'class-transformer';
 import {
+  Equals,
   IsArray,
   IsBoolean,
   IsIn,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
   IsUrl,
   IsUUID,
+  Max,
+  Min,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toNormalizedId } from '../common/id.pipe.js';
-import { STREAM_MODES, type StreamMode } from '../execution/graph-stream.js';
+import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../assistants/assistants.dto.js';
+
+/** A year: a delay beyond it is a mistake, not a schedule (crons are for schedules). */
+const MAX_DELAY_SECONDS = 365 * 24 * 60 * 60;
 
 const asList = ({ value }: { value: unknown }): unknown =>
   value === undefined || value === null || Array.isArray(value) ? value : [value];
@@ -88,6 +95,42 @@ export class CreateRunDto {
   @Transform(asList)
   @IsString({ each: true })
   feedback_keys?: string[];
+
+  /** Start from this checkpoint (its `checkpoint_id`) instead of the thread's latest. */
+  @IsOptional()
+  @IsObject()
+  checkpoint?: JsonObject;
+
+  /** Every run's stream is kept and can be resumed: accepted for compatibility. */
+  @IsOptional()
+  @IsBoolean()
+  stream_resumable?: boolean;
+
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_DELAY_SECONDS)
+  after_seconds?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  checkpoint_during?: boolean;
+
+  @IsOptional()
+  @IsIn(['sync', 'async', 'exit'])
+  durability?: Durability;
+
+  /** Stateless runs: delete the run's thread when it ends (the default), or keep it. */
+  @IsOptional()
+  @IsIn(['delete', 'keep'])
+  on_completion?: 'delete' | 'keep';
+
+  @IsOptional()
+  @Equals(undefined, {
+    message:
+      "langsmith_tracer is not supported: runs are reported to the deployment's tracing project",
+  })
+  langsmith_tracer?: unknown;
 }
 
 export class ListRunsDto extends PageDto {

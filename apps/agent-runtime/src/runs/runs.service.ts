@@ -14,6 +14,14 @@ import { RunQueue, type QueuedRunStatus } from './run-queue.js';
 import { RunSignals } from './run-signals.js';
 import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
+import type { Durability } from '../execution/graph-stream.js';
+
+/** `durability`, or the older `checkpoint_during` (false: only at exit), or LangGraph's default. */
+function durabilityOf(body: CreateRunDto): Durability | null {
+  if (body.durability) return body.durability;
+  if (body.checkpoint_during === undefined) return null;
+  return body.checkpoint_during ? 'async' : 'exit';
+}
 
 export interface CreatedRun {
   readonly data: RunCreatedData;
@@ -39,6 +47,9 @@ export class RunsService {
     if (threadId !== null) await this.requireThread(threadId, body.if_not_exists ?? 'reject', now);
     const runId = uuidv7();
     const runThreadId = threadId ?? uuidv7();
+    const temporary = threadId === null && body.on_completion !== 'keep';
+    if (threadId === null && !temporary) await this.threads.create(runThreadId, {}, 'raise', now);
+    const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
     const runConfig = body.config ?? {};
     const runConfigurable = (runConfig.configurable ?? {}) as JsonObject;
     const assistantConfigurable = (assistant.config.configurable ?? {}) as JsonObject;
@@ -65,11 +76,11 @@ export class RunsService {
             graph_id: assistant.graph_id,
             thread_id: runThreadId,
             assistant_id: assistant.assistant_id,
-            checkpoint_id: body.checkpoint_id ?? null,
+            checkpoint_id: typeof checkpointId === 'string' ? checkpointId : null,
           },
         },
         webhook: body.webhook ?? null,
-        temporary: threadId === null,
+        temporary,
         stream_mode: body.stream_mode?.length ? body.stream_mode : ['values'],
         feedback_keys: body.feedback_keys?.length ? body.feedback_keys : null,
         interrupt_after: body.interrupt_after ?? null,
@@ -80,6 +91,10 @@ export class RunsService {
       context: { ...assistant.context, ...(body.context ?? {}) },
       stream_subgraphs: body.stream_subgraphs ?? false,
       created_at: now,
+      not_before: body.after_seconds
+        ? new Date(Date.parse(now) + body.after_seconds * 1000).toISOString()
+        : null,
+      durability: durabilityOf(body),
     };
     const cancelled = await this.queue.enqueue(data, data.multitask_strategy);
     await this.recordCreated(data);
