@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ThreadState } from '@langchain/langgraph-sdk';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 interface Chat {
@@ -94,7 +93,7 @@ describe('run options the official SDK sends: delays, durability, checkpoints, s
       await suite.client.runs.wait(thread_id, 'agent', { input: ask('Weather in Oslo?') });
       const afterFirst = (await suite.client.threads.getState<Chat>(
         thread_id,
-      )) as ThreadState<Chat>;
+      ));
       await suite.client.runs.wait(thread_id, 'agent', { input: ask('Weather in Rome?') });
 
       await suite.client.runs.wait(thread_id, 'agent', {
