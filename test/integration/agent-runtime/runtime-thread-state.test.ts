@@ -185,6 +185,50 @@ describe('thread state updates, copies and counts with the official SDK', () => 
     });
   });
 
+  describe('threads created from supersteps', () => {
+    it('builds the history from the updates, then runs on from it', async () => {
+      const thread = await suite.client.threads.create({
+        graphId: 'interrupt',
+        supersteps: [
+          { updates: [{ values: { topic: 'owls' }, asNode: '__start__' }] },
+          { updates: [{ values: { draft: 'A draft from supersteps.' }, asNode: 'write' }] },
+        ],
+      });
+      const built = await state(thread.thread_id);
+      expect(built.next).toEqual(['review']);
+      expect(built.values).toMatchObject({ topic: 'owls', draft: 'A draft from supersteps.' });
+      expect((await suite.client.threads.get<Review>(thread.thread_id)).values.draft).toBe(
+        'A draft from supersteps.',
+      );
+
+      await suite.client.runs.wait(thread.thread_id, 'interrupt', { input: null });
+      const asked = await state(thread.thread_id);
+      expect(asked.tasks.flatMap((task) => task.interrupts)[0]?.value).toEqual({
+        question: 'Do you approve this draft?',
+        draft: 'A draft from supersteps.',
+      });
+    });
+
+    it('creates no thread when the supersteps cannot be applied', async () => {
+      const threadId = '0190a000-0000-7000-8000-00000000c0de';
+      const noGraph = await post('/threads', {
+        thread_id: threadId,
+        supersteps: [{ updates: [{ values: { topic: 'x' }, as_node: '__input__' }] }],
+      });
+      expect(noGraph.status).toBe(400);
+      const badNode = await post('/threads', {
+        thread_id: threadId,
+        metadata: { graph_id: 'interrupt' },
+        supersteps: [{ updates: [{ values: { topic: 'x' }, as_node: 'no-such-node' }] }],
+      });
+      expect(badNode.status).toBe(400);
+      expect(badNode.body).toEqual({ detail: expect.stringContaining('no-such-node') });
+      await expect(suite.client.threads.get(threadId)).rejects.toMatchObject({ status: 404 });
+      const malformed = await post('/threads', { supersteps: [{ updates: 'x' }] });
+      expect(malformed.status).toBe(422);
+    });
+  });
+
   describe('copy', () => {
     it('copies the thread with its state and history onto streams of its own', async () => {
       const source = await interruptedThread('hares', { owner: 'copy-test' });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { DomainError } from '#libs/http';
 import { Application } from '../application/application.js';
+import type { GraphCommand } from '../execution/graph-stream.js';
 import { RunQueue } from '../runs/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
 import { summarizeState, type StateSnapshotLike } from './thread-state.resource.js';
@@ -14,12 +15,27 @@ export interface StateUpdate {
   readonly checkpointId: string | undefined;
 }
 
+/** One superstep of `POST /threads` `supersteps`: updates applied as if by one step. */
+export interface Superstep {
+  readonly updates: readonly {
+    readonly values?: JsonValue;
+    readonly command?: GraphCommand | null;
+    readonly as_node?: string;
+  }[];
+}
+
+type NextConfig = { configurable?: Record<string, unknown> };
+
 interface UpdatableGraph {
   updateState(
     config: Record<string, unknown>,
     values: unknown,
     asNode?: string,
-  ): Promise<{ configurable?: Record<string, unknown> }>;
+  ): Promise<NextConfig>;
+  bulkUpdateState(
+    config: Record<string, unknown>,
+    supersteps: { updates: { values: unknown; asNode?: string }[] }[],
+  ): Promise<NextConfig>;
   getState(config: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -27,9 +43,9 @@ interface UpdatableGraph {
 const REFUSED_UPDATES = new Set(['InvalidUpdateError', 'EmptyInputError']);
 
 /**
- * `POST /threads/{id}/state`: the thread's graph writes the update as a new checkpoint (an event
- * of the thread's checkpoint stream), and the thread records the state it leads to. No run may
- * start on the thread meanwhile, and none may be in flight.
+ * Writes to a thread's state by hand: the thread's graph writes each update as a new checkpoint
+ * (an event of the thread's checkpoint stream), and the thread records the state it leads to. No
+ * run may start on the thread meanwhile, and none may be in flight.
  */
 @Injectable()
 export class ThreadStateUpdates {
@@ -39,30 +55,54 @@ export class ThreadStateUpdates {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
   ) {}
 
-  async update(thread: ThreadRow, update: StateUpdate, now: string): Promise<JsonObject> {
+  /** `POST /threads/{id}/state`. */
+  update(thread: ThreadRow, update: StateUpdate, now: string): Promise<JsonObject> {
+    const from = {
+      ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
+      ...(update.checkpoint ?? {}),
+    };
+    return this.write(thread, from, update.asNode ?? null, now, (graph, config) =>
+      graph.updateState(config, update.values ?? null, update.asNode),
+    );
+  }
+
+  /** `POST /threads` with `supersteps`: the thread's history built from a list of updates. */
+  async applySupersteps(
+    thread: ThreadRow,
+    supersteps: readonly Superstep[],
+    now: string,
+  ): Promise<JsonObject> {
+    const graphId = this.graphOf(thread);
+    const createCommand = await this.application.createCommand(graphId);
+    const lastNode = supersteps.at(-1)?.updates.at(-1)?.as_node ?? null;
+    return this.write(thread, {}, lastNode, now, (graph, config) =>
+      graph.bulkUpdateState(
+        config,
+        supersteps.map((superstep) => ({
+          updates: superstep.updates.map((update) => ({
+            values: update.command ? createCommand(update.command) : (update.values ?? null),
+            asNode: update.as_node,
+          })),
+        })),
+      ),
+    );
+  }
+
+  private async write(
+    thread: ThreadRow,
+    from: JsonObject,
+    asNode: string | null,
+    now: string,
+    apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>,
+  ): Promise<JsonObject> {
     const threadId = thread.thread_id;
-    const graphId = thread.metadata.graph_id;
-    if (typeof graphId !== 'string') {
-      throw new DomainError(
-        'bad_request',
-        `Thread ${threadId} has no graph yet: run it once before updating its state`,
-      );
-    }
+    const graphId = this.graphOf(thread);
     return this.queue.whileIdle(threadId, async () => {
       const graph = (await this.application.graph(graphId, {
         configurable: { thread_id: threadId },
       })) as unknown as UpdatableGraph;
-      const next = await this.write(
-        graph,
-        {
-          configurable: {
-            thread_id: threadId,
-            checkpoint_ns: '',
-            ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
-            ...(update.checkpoint ?? {}),
-          },
-        },
-        update,
+      const next = await refusedAsBadRequest(() =>
+        apply(graph, { configurable: { thread_id: threadId, checkpoint_ns: '', ...from } }),
       );
       const checkpoint = (next.configurable ?? {}) as JsonObject;
       const snapshot = (await graph.getState({
@@ -71,25 +111,39 @@ export class ThreadStateUpdates {
       await this.threads.recordStateUpdate(threadId, {
         ...summarizeState(snapshot),
         checkpoint_id: typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
-        as_node: update.asNode ?? null,
+        as_node: asNode,
         updated_at: now,
       });
       return { checkpoint };
     });
   }
 
-  private async write(
-    graph: UpdatableGraph,
-    config: Record<string, unknown>,
-    update: StateUpdate,
-  ): Promise<{ configurable?: Record<string, unknown> }> {
-    try {
-      return await graph.updateState(config, update.values ?? null, update.asNode);
-    } catch (error) {
-      if (error instanceof Error && REFUSED_UPDATES.has(error.name)) {
-        throw new DomainError('bad_request', error.message);
-      }
-      throw error;
+  /** The graph a thread's state belongs to: `metadata.graph_id`, set by its first run. */
+  graphOf(thread: Pick<ThreadRow, 'thread_id' | 'metadata'>): string {
+    const graphId = thread.metadata.graph_id;
+    if (typeof graphId !== 'string') {
+      throw new DomainError(
+        'bad_request',
+        `Thread ${thread.thread_id} has no graph yet: run it once, or create it with metadata.graph_id`,
+      );
     }
+    if (!this.application.graphIds().includes(graphId)) {
+      throw new DomainError(
+        'bad_request',
+        `Thread ${thread.thread_id} names graph ${graphId}, which this application does not have`,
+      );
+    }
+    return graphId;
+  }
+}
+
+async function refusedAsBadRequest<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof Error && REFUSED_UPDATES.has(error.name)) {
+      throw new DomainError('bad_request', error.message);
+    }
+    throw error;
   }
 }

@@ -45,13 +45,21 @@ export class ThreadsController {
 
   @Post()
   @HttpCode(200)
-  create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
-    return this.threads.create(
-      body.thread_id ?? uuidv7(),
-      body.metadata ?? {},
-      body.if_exists ?? 'raise',
-      now(),
-    );
+  async create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
+    const threadId = body.thread_id ?? uuidv7();
+    const metadata = body.metadata ?? {};
+    if (!body.supersteps?.length) {
+      return this.threads.create(threadId, metadata, body.if_exists ?? 'raise', now());
+    }
+    this.updates.graphOf({ thread_id: threadId, metadata });
+    await this.threads.create(threadId, metadata, 'raise', now());
+    try {
+      await this.updates.applySupersteps(await this.threads.row(threadId), body.supersteps, now());
+    } catch (error) {
+      await this.threads.delete(threadId, now());
+      throw error;
+    }
+    return this.threads.get(threadId);
   }
 
   @Post('search')

@@ -12,9 +12,31 @@ import {
   Max,
   Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/event-store';
 import { PageDto } from '../assistants/assistants.dto.js';
+
+class SuperstepUpdateDto {
+  /** An update (any JSON the graph's state accepts); ignored when `command` is given. */
+  @IsOptional()
+  values?: JsonValue;
+
+  @IsOptional()
+  @IsObject()
+  command?: JsonObject;
+
+  @IsOptional()
+  @IsString()
+  as_node?: string;
+}
+
+class SuperstepDto {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SuperstepUpdateDto)
+  updates!: SuperstepUpdateDto[];
+}
 
 export class CreateThreadDto {
   @IsOptional()
@@ -29,6 +51,13 @@ export class CreateThreadDto {
   @IsOptional()
   @IsIn(['raise', 'do_nothing'])
   if_exists?: 'raise' | 'do_nothing';
+
+  /** The thread's history, built by applying these updates in order (needs `metadata.graph_id`). */
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SuperstepDto)
+  supersteps?: SuperstepDto[];
 }
 
 export class UpdateThreadDto {
