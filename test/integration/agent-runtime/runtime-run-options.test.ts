@@ -91,9 +91,7 @@ describe('run options the official SDK sends: delays, durability, checkpoints, s
     it('starts from the checkpoint given as an object, as checkpoint_id does', async () => {
       const { thread_id } = await suite.client.threads.create();
       await suite.client.runs.wait(thread_id, 'agent', { input: ask('Weather in Oslo?') });
-      const afterFirst = (await suite.client.threads.getState<Chat>(
-        thread_id,
-      ));
+      const afterFirst = await suite.client.threads.getState<Chat>(thread_id);
       await suite.client.runs.wait(thread_id, 'agent', { input: ask('Weather in Rome?') });
 
       await suite.client.runs.wait(thread_id, 'agent', {

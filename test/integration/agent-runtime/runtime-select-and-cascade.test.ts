@@ -35,6 +35,25 @@ describe('search select and deleting an assistant with its threads', () => {
     expect(refused.status).toBe(422);
   });
 
+  it('answers only the selected fields of the runs of a thread', async () => {
+    const { thread_id } = await suite.client.threads.create();
+    await suite.client.runs.wait(thread_id, 'custom', { input: { steps: 2 } });
+    const runs = await suite.client.runs.list(thread_id, { select: ['run_id', 'status'] });
+    expect(runs).toHaveLength(1);
+    expect(Object.keys(runs[0] ?? {}).sort()).toEqual(['run_id', 'status']);
+    expect(runs[0]?.status).toBe('success');
+    const response = await fetch(
+      `${suite.runtime.url}/threads/${thread_id}/runs?select=run_id&select=kwargs`,
+      { headers: { 'x-api-key': suite.runtime.apiKey } },
+    );
+    const listed = (await response.json()) as Record<string, unknown>[];
+    expect(Object.keys(listed[0] ?? {}).sort()).toEqual(['kwargs', 'run_id']);
+    const refused = await fetch(`${suite.runtime.url}/threads/${thread_id}/runs?select=secret`, {
+      headers: { 'x-api-key': suite.runtime.apiKey },
+    });
+    expect(refused.status).toBe(422);
+  });
+
   it('deletes the threads an assistant ran on when asked, and only those', async () => {
     const assistant = await suite.client.assistants.create({ graphId: 'custom' });
     const ran = await suite.client.threads.create();

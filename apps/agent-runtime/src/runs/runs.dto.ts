@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toNormalizedId } from '../common/id.pipe.js';
+import { toQueryList } from '../common/query-list.js';
 import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../assistants/assistants.dto.js';
 
@@ -133,10 +134,28 @@ export class CreateRunDto {
   langsmith_tracer?: unknown;
 }
 
+const RUN_FIELDS = [
+  'run_id',
+  'thread_id',
+  'assistant_id',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'status',
+  'kwargs',
+  'multitask_strategy',
+];
+
 export class ListRunsDto extends PageDto {
   @IsOptional()
   @IsIn(['pending', 'running', 'success', 'error', 'interrupted', 'timeout'])
   status?: string;
+
+  @IsOptional()
+  @Transform(toQueryList)
+  @IsArray()
+  @IsIn(RUN_FIELDS, { each: true })
+  select?: string[];
 }
 
 export class CancelRunDto {

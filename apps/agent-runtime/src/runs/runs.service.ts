@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { conflict, notFound } from '#libs/http';
+import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
@@ -137,7 +138,7 @@ export class RunsService {
       .offset(query.offset ?? 0)
       .limit(query.limit ?? 10)
       .getMany();
-    return rows.map(runResource);
+    return rows.map((row) => selectFields(runResource(row), query.select));
   }
 
   /** Resolves when the run has finished, with its outcome. */
