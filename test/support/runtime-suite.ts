@@ -17,11 +17,12 @@ export interface RuntimeSuite {
 export function runtimeSuite(
   label: string,
   callerOptions?: ClientConfig['callerOptions'],
+  env?: Readonly<Record<string, string>>,
 ): RuntimeSuite {
   let started: RuntimeSuite | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(label);
-    const runtime = await startRuntime({ databaseUrl: database.url });
+    const runtime = await startRuntime({ databaseUrl: database.url, env });
     const client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey, callerOptions });
     started = { database, runtime, client };
   }, 90_000);

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       queue,
       signals,
       runFinished,
+      threadSweepSeconds: config.threadSweepSeconds,
     }),
     // Closing cuts open streams: their clients resume with Last-Event-ID on another replica.
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),

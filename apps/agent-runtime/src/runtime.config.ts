@@ -31,6 +31,8 @@ export interface RuntimeConfig {
   readonly exitWithParent: boolean;
   /** Where finished runs are reported, when they are. */
   readonly tracing: TracingConfig | undefined;
+  /** How often threads whose TTL ran out are looked for and deleted. */
+  readonly threadSweepSeconds: number;
 }
 
 /** One key in clear (`BERTH_API_KEY`), or the SHA-256 digests of the keys (`BERTH_API_KEY_SHA256`). */
@@ -100,6 +102,15 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     runWorkers: text(env.BERTH_RUN_WORKERS) !== 'false',
     exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
     tracing: tracingOf(env),
+    threadSweepSeconds: envInteger(
+      'BERTH_THREAD_SWEEP_SECONDS',
+      env.BERTH_THREAD_SWEEP_SECONDS,
+      60,
+      {
+        min: 1,
+        max: 86_400,
+      },
+    ),
   };
 }
 

@@ -14,6 +14,7 @@ import { RunsService } from './runs/runs.service.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
 import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
+import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-expiry.sweeper.js';
 import { ThreadsController } from './threads/threads.controller.js';
 import { ThreadsService } from './threads/threads.service.js';
 
@@ -26,6 +27,7 @@ export interface RuntimeParts {
   readonly signals: RunSignals;
   /** Told of every run whose outcome the API records (a pending run cancelled). */
   readonly runFinished?: RunFinishedListener;
+  readonly threadSweepSeconds: number;
 }
 
 @Module({})
@@ -50,6 +52,8 @@ export class RuntimeModule {
         ThreadsService,
         ThreadStateService,
         ThreadStateUpdates,
+        { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },
+        ThreadExpirySweeper,
         RunsService,
       ],
     };

@@ -14,6 +14,8 @@ export interface ThreadRow {
   interrupts: JsonObject;
   /** Runs created on the thread and not finished yet. */
   inflight_runs: string[];
+  /** Deleted once left alone this long; null: kept until deleted. */
+  ttl_minutes: number | null;
 }
 
 export const ThreadEntity = new EntitySchema<ThreadRow>({
@@ -29,6 +31,7 @@ export const ThreadEntity = new EntitySchema<ThreadRow>({
     values: { type: 'jsonb', nullable: true },
     interrupts: { type: 'jsonb' },
     inflight_runs: { type: 'jsonb' },
+    ttl_minutes: { type: 'double precision', nullable: true },
   },
 });
 
@@ -51,6 +54,14 @@ export const THREAD_MIGRATIONS = [
       create index threads_metadata on threads using gin (metadata jsonb_path_ops);
       create index threads_status on threads (status);
       create index threads_created on threads (created_at desc);
+    `,
+  },
+  {
+    version: 2102,
+    name: 'thread ttl',
+    sql: `
+      alter table threads add column ttl_minutes double precision;
+      create index threads_expiring on threads (updated_at) where ttl_minutes is not null;
     `,
   },
 ];

@@ -13,7 +13,17 @@ export type ThreadEvent =
     }
   | { readonly type: 'ThreadDeleted'; readonly data: { thread_id: string; deleted_at: string } }
   | { readonly type: 'ThreadStateUpdated'; readonly data: ThreadStateUpdatedData }
-  | { readonly type: 'ThreadCopied'; readonly data: ThreadCopiedData };
+  | { readonly type: 'ThreadCopied'; readonly data: ThreadCopiedData }
+  | {
+      readonly type: 'ThreadTtlSet';
+      /** The thread is deleted once it has been left alone this long (created, updated, run). */
+      readonly data: { ttl_minutes: number; strategy: 'delete'; set_at: string };
+    }
+  | {
+      readonly type: 'ThreadExpired';
+      /** Deleted by the sweeper: its TTL ran out. */
+      readonly data: { thread_id: string; ttl_minutes: number; expired_at: string };
+    };
 
 /** The state as it stands after an update through `POST /threads/{id}/state`. */
 export type ThreadStateSnapshot = {

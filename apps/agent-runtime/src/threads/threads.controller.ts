@@ -21,6 +21,7 @@ import {
   StateQueryDto,
   UpdateThreadDto,
   UpdateThreadStateDto,
+  ttlOf,
 } from './threads.dto.js';
 import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ThreadsService } from './threads.service.js';
@@ -49,10 +50,10 @@ export class ThreadsController {
     const threadId = body.thread_id ?? uuidv7();
     const metadata = body.metadata ?? {};
     if (!body.supersteps?.length) {
-      return this.threads.create(threadId, metadata, body.if_exists ?? 'raise', now());
+      return this.threads.create(threadId, metadata, body.if_exists ?? 'raise', now(), ttlOf(body));
     }
     this.updates.graphOf({ thread_id: threadId, metadata });
-    await this.threads.create(threadId, metadata, 'raise', now());
+    await this.threads.create(threadId, metadata, 'raise', now(), ttlOf(body));
     try {
       await this.updates.applySupersteps(await this.threads.row(threadId), body.supersteps, now());
     } catch (error) {
@@ -90,7 +91,7 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadDto,
   ): Promise<Record<string, unknown>> {
-    return this.threads.updateMetadata(threadId, body.metadata ?? {}, now());
+    return this.threads.updateMetadata(threadId, body.metadata ?? {}, now(), ttlOf(body));
   }
 
   @Delete(':threadId')

@@ -5,8 +5,10 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
+  IsPositive,
   IsString,
   IsUUID,
   Max,
@@ -38,6 +40,21 @@ class SuperstepDto {
   updates!: SuperstepUpdateDto[];
 }
 
+/** Ten years, in minutes: beyond it a TTL is a mistake. */
+const MAX_TTL_MINUTES = 10 * 365 * 24 * 60;
+
+class ThreadTtlDto {
+  /** Minutes the thread may be left alone before it is deleted. */
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive()
+  @Max(MAX_TTL_MINUTES)
+  ttl!: number;
+
+  @IsOptional()
+  @IsIn(['delete'])
+  strategy?: 'delete';
+}
+
 export class CreateThreadDto {
   @IsOptional()
   @Transform(toNormalizedId)
@@ -58,13 +75,26 @@ export class CreateThreadDto {
   @ValidateNested({ each: true })
   @Type(() => SuperstepDto)
   supersteps?: SuperstepDto[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ThreadTtlDto)
+  ttl?: ThreadTtlDto;
 }
 
 export class UpdateThreadDto {
   @IsOptional()
   @IsObject()
   metadata?: JsonObject;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ThreadTtlDto)
+  ttl?: ThreadTtlDto;
 }
+
+export const ttlOf = (body: { ttl?: ThreadTtlDto }): { ttl_minutes: number } | null =>
+  body.ttl ? { ttl_minutes: body.ttl.ttl } : null;
 
 const THREAD_FIELDS = [
   'thread_id',

@@ -15,6 +15,7 @@ function thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
     values: { a: 1 },
     interrupts: { task: [{ value: 'q' }] },
     inflight_runs: [],
+    ttl_minutes: null,
     ...overrides,
   };
 }
@@ -33,6 +34,26 @@ const stateUpdated = (next: string[], interrupts = {}) =>
   }) as const;
 
 describe('threads projection', () => {
+  it('keeps the TTL a thread is given, as an update of it', () => {
+    const row = evolveThreadRow(
+      thread({ status: 'idle' }),
+      {
+        type: 'ThreadTtlSet',
+        data: { ttl_minutes: 5, strategy: 'delete', set_at: '2026-01-05T00:00:00Z' },
+      },
+      AT,
+    );
+    expect(row).toMatchObject({ ttl_minutes: 5, updated_at: new Date('2026-01-05T00:00:00Z') });
+  });
+
+  it('drops an expired thread', () => {
+    const expired = {
+      type: 'ThreadExpired',
+      data: { thread_id: 't-1', ttl_minutes: 5, expired_at: '2026-01-05T00:00:00Z' },
+    } as const;
+    expect(evolveThreadRow(thread(), expired, AT)).toBeUndefined();
+  });
+
   it('takes the values and interrupts of a state update; interrupted while nodes remain', () => {
     const row = evolveThreadRow(thread(), stateUpdated(['publish']), AT);
     expect(row).toMatchObject({
@@ -78,6 +99,7 @@ describe('threads projection', () => {
       values: { a: 1 },
       interrupts: { task: [] },
       inflight_runs: [],
+      ttl_minutes: null,
     });
   });
 });

@@ -11,6 +11,8 @@ const THREAD_EVENTS = new Set([
   'ThreadDeleted',
   'ThreadStateUpdated',
   'ThreadCopied',
+  'ThreadTtlSet',
+  'ThreadExpired',
 ]);
 const RUN_EVENTS = new Set(['RunCreated', 'RunFinished']);
 
@@ -60,7 +62,16 @@ export function evolveThreadRow(
         values: null,
         interrupts: {},
         inflight_runs: [],
+        ttl_minutes: null,
       };
+    case 'ThreadTtlSet':
+      return (
+        row && {
+          ...row,
+          ttl_minutes: event.data.ttl_minutes,
+          updated_at: new Date(event.data.set_at),
+        }
+      );
     case 'ThreadMetadataUpdated':
       return (
         row && {
@@ -70,6 +81,7 @@ export function evolveThreadRow(
         }
       );
     case 'ThreadDeleted':
+    case 'ThreadExpired':
       return undefined;
     case 'ThreadCopied':
       return {
@@ -82,6 +94,7 @@ export function evolveThreadRow(
         values: event.data.values,
         interrupts: event.data.interrupts,
         inflight_runs: [],
+        ttl_minutes: null,
       };
     case 'ThreadStateUpdated':
       return (

@@ -6,7 +6,12 @@ import { DomainError, notFound } from '#libs/http';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
-import { threadDecider, type ThreadCommand, type ThreadState } from './thread.decider.js';
+import {
+  threadDecider,
+  type ThreadCommand,
+  type ThreadState,
+  type ThreadTtl,
+} from './thread.decider.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
 import { threadStream, type ThreadStateUpdatedData } from './thread.events.js';
 import { threadResource } from './thread.resource.js';
@@ -25,12 +30,14 @@ export class ThreadsService {
     metadata: JsonObject,
     ifExists: 'raise' | 'do_nothing',
     now: string,
+    ttl: ThreadTtl = null,
   ): Promise<Record<string, unknown>> {
     const outcome = await this.execute(threadId, {
       kind: 'create',
       thread_id: threadId,
       metadata,
       if_exists: ifExists,
+      ttl,
       now,
     });
     if (outcome.events.length === 0) return this.get(threadId);
@@ -50,9 +57,34 @@ export class ThreadsService {
     threadId: string,
     metadata: JsonObject,
     now: string,
+    ttl: ThreadTtl = null,
   ): Promise<Record<string, unknown>> {
-    await this.execute(threadId, { kind: 'update_metadata', metadata, now });
+    await this.execute(threadId, { kind: 'update_metadata', metadata, ttl, now });
     return this.get(threadId);
+  }
+
+  /** Deletes a thread whose TTL ran out, as a delete does; nothing when it is gone already. */
+  async expire(threadId: string, now: string): Promise<boolean> {
+    const outcome = await this.execute(threadId, { kind: 'expire', thread_id: threadId, now });
+    if (outcome.events.length === 0) return false;
+    await this.store.deleteStream(checkpointStreamOf(threadId));
+    return true;
+  }
+
+  /** The threads whose TTL has run out since they were last touched, oldest first. */
+  async expiredThreadIds(limit: number): Promise<string[]> {
+    await this.freshness.catchUp('threads');
+    const rows = await this.dataSource
+      .getRepository(ThreadEntity)
+      .createQueryBuilder('t')
+      .select('t.thread_id')
+      .where('t.ttl_minutes is not null')
+      .andWhere("t.updated_at + t.ttl_minutes * interval '1 minute' < now()")
+      .andWhere("t.inflight_runs = '[]'::jsonb")
+      .orderBy('t.updated_at', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map((row) => row.thread_id);
   }
 
   /** The thread and its checkpoints; the runs stay in the log for the audit. */
