@@ -92,6 +92,33 @@ describe('thread state updates, copies and counts with the official SDK', () => 
     });
   });
 
+  describe('checkpoint metadata', () => {
+    it('patches the metadata of the latest checkpoint', async () => {
+      const threadId = await interruptedThread('crows');
+      const before = await state(threadId);
+      await suite.client.threads.patchState(threadId, { reviewed_by: 'ann' });
+      const after = await state(threadId);
+      expect(after.checkpoint_id).toBe(before.checkpoint_id);
+      expect(after.metadata).toMatchObject({ ...before.metadata, reviewed_by: 'ann' });
+      const [latest] = await suite.client.threads.getHistory(threadId, {
+        metadata: { reviewed_by: 'ann' },
+      });
+      expect((latest as Snapshot | undefined)?.checkpoint_id).toBe(before.checkpoint_id);
+    });
+
+    it('answers 400 for a thread without checkpoints and 422 without metadata', async () => {
+      const { thread_id } = await suite.client.threads.create();
+      const patch = (body: unknown) =>
+        fetch(`${suite.runtime.url}/threads/${thread_id}/state`, {
+          method: 'PATCH',
+          headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await patch({ metadata: { a: 1 } })).status).toBe(400);
+      expect((await patch({ metadata: 'a' })).status).toBe(422);
+    });
+  });
+
   describe('time travel', () => {
     it('forks from an earlier checkpoint and runs the fork', async () => {
       const threadId = await interruptedThread('moles');

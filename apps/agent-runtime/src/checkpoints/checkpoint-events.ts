@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from '#libs/event-store';
 /** Event types of a thread's checkpoint stream. */
 export const CHECKPOINT_SAVED = 'CheckpointSaved';
 export const CHECKPOINT_WRITES_SAVED = 'CheckpointWritesSaved';
+export const CHECKPOINT_METADATA_PATCHED = 'CheckpointMetadataPatched';
 
 /** Every checkpoint and pending write of one LangGraph thread lives in this stream. */
 export function checkpointStreamOf(threadId: string): string {
@@ -42,9 +43,20 @@ export type CheckpointWritesSavedData = {
   writes: StoredWrite[];
 };
 
+/** `PATCH /threads/{id}/state`: keys merged into a checkpoint's (JSON) metadata. */
+export type CheckpointMetadataPatchedData = {
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  metadata: JsonObject;
+};
+
 export type CheckpointEvent =
   | { readonly type: typeof CHECKPOINT_SAVED; readonly data: CheckpointSavedData }
-  | { readonly type: typeof CHECKPOINT_WRITES_SAVED; readonly data: CheckpointWritesSavedData };
+  | { readonly type: typeof CHECKPOINT_WRITES_SAVED; readonly data: CheckpointWritesSavedData }
+  | {
+      readonly type: typeof CHECKPOINT_METADATA_PATCHED;
+      readonly data: CheckpointMetadataPatchedData;
+    };
 
 export class MalformedCheckpointEventError extends Error {
   readonly code = 'malformed_checkpoint_event';
@@ -70,6 +82,8 @@ export function parseCheckpointEvent(event: {
       return { type: CHECKPOINT_SAVED, data: parseCheckpointSaved(event.data) };
     case CHECKPOINT_WRITES_SAVED:
       return { type: CHECKPOINT_WRITES_SAVED, data: parseCheckpointWritesSaved(event.data) };
+    case CHECKPOINT_METADATA_PATCHED:
+      return { type: CHECKPOINT_METADATA_PATCHED, data: parseMetadataPatched(event.data) };
     default:
       return undefined;
   }
@@ -113,6 +127,18 @@ function parseCheckpointWritesSaved(data: JsonObject): CheckpointWritesSavedData
         value: parseStoredValue(write['value'], `writes[${index}].value`, fail),
       };
     }),
+  };
+}
+
+function parseMetadataPatched(data: JsonObject): CheckpointMetadataPatchedData {
+  const fail = (reason: string) =>
+    new MalformedCheckpointEventError(CHECKPOINT_METADATA_PATCHED, reason);
+  const metadata = data['metadata'];
+  if (!isJsonObject(metadata)) throw fail('metadata is not an object');
+  return {
+    checkpoint_ns: stringField(data, 'checkpoint_ns', fail),
+    checkpoint_id: stringField(data, 'checkpoint_id', fail),
+    metadata,
   };
 }
 

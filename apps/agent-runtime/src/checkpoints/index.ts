@@ -1,4 +1,5 @@
 export {
+  CHECKPOINT_METADATA_PATCHED,
   CHECKPOINT_SAVED,
   CHECKPOINT_WRITES_SAVED,
   MalformedCheckpointEventError,

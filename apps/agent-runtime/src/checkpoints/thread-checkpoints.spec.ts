@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { compareWritesSortKeys, writesSortKey } from '@langchain/langgraph-checkpoint';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import {
+  CHECKPOINT_METADATA_PATCHED,
   CHECKPOINT_SAVED,
   CHECKPOINT_WRITES_SAVED,
   MalformedCheckpointEventError,
@@ -69,6 +70,31 @@ describe('ThreadCheckpoints', () => {
     expect(thread.latest('other')).toBeUndefined();
     expect(thread.checkpoint('', '02')?.parentId).toBe('01');
     expect(thread.checkpoint('', '01')?.parentId).toBeUndefined();
+  });
+
+  it('merges a metadata patch into the JSON metadata of its checkpoint only', () => {
+    const patch = (id: string, metadata: JsonObject) => ({
+      type: CHECKPOINT_METADATA_PATCHED,
+      data: { checkpoint_ns: '', checkpoint_id: id, metadata },
+    });
+    const thread = foldCheckpointEvents([
+      saved('01'),
+      saved('02', '01'),
+      patch('02', { reviewed: true }),
+      patch('02', { by: 'ann' }),
+      patch('09', { lost: true }),
+    ]);
+    expect(thread.checkpoint('', '02')?.metadata).toEqual(
+      json({ step: 0, reviewed: true, by: 'ann' }),
+    );
+    expect(thread.checkpoint('', '01')?.metadata).toEqual(json({ step: 0 }));
+    expect(thread.checkpoint('', '09')).toBeUndefined();
+    expect(() =>
+      parseCheckpointEvent({
+        type: CHECKPOINT_METADATA_PATCHED,
+        data: { checkpoint_ns: '', checkpoint_id: '02', metadata: 'x' },
+      }),
+    ).toThrow(MalformedCheckpointEventError);
   });
 
   it('replaces a checkpoint saved again under the same id', () => {

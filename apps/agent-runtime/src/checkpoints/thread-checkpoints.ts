@@ -1,5 +1,6 @@
 import type { JsonObject } from '#libs/event-store';
 import {
+  CHECKPOINT_METADATA_PATCHED,
   CHECKPOINT_SAVED,
   CHECKPOINT_WRITES_SAVED,
   parseCheckpointEvent,
@@ -87,6 +88,23 @@ export class ThreadCheckpoints {
             value: write.value,
           });
         }
+        return;
+      }
+      case CHECKPOINT_METADATA_PATCHED: {
+        const { data } = event;
+        const checkpoints = this.byNamespace.get(data.checkpoint_ns);
+        const record = checkpoints?.get(data.checkpoint_id);
+        // Only JSON metadata can be patched; the patch is refused before it is appended otherwise.
+        if (!checkpoints || record?.metadata.type !== 'json' || !('value' in record.metadata)) {
+          return;
+        }
+        const current = record.metadata.value;
+        const base =
+          typeof current === 'object' && current !== null && !Array.isArray(current) ? current : {};
+        checkpoints.set(data.checkpoint_id, {
+          ...record,
+          metadata: { type: 'json', value: { ...base, ...data.metadata } },
+        });
         return;
       }
     }

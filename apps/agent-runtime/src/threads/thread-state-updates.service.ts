@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import { EventStore, uuidv7, type JsonObject, type JsonValue } from '#libs/event-store';
 import { DomainError } from '#libs/http';
 import { Application } from '../application/application.js';
+import {
+  CHECKPOINT_METADATA_PATCHED,
+  checkpointStreamOf,
+  foldCheckpointEvents,
+} from '../checkpoints/index.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
 import { RunQueue } from '../runs/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
@@ -53,6 +58,7 @@ export class ThreadStateUpdates {
     @Inject(Application) private readonly application: Application,
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
   /** `POST /threads/{id}/state`. */
@@ -64,6 +70,29 @@ export class ThreadStateUpdates {
     return this.write(thread, from, update.asNode ?? null, now, (graph, config) =>
       graph.updateState(config, update.values ?? null, update.asNode),
     );
+  }
+
+  /** `PATCH /threads/{id}/state`: keys merged into the metadata of the thread's latest checkpoint. */
+  async patchMetadata(thread: ThreadRow, metadata: JsonObject): Promise<void> {
+    const threadId = thread.thread_id;
+    await this.queue.whileIdle(threadId, async () => {
+      const stream = checkpointStreamOf(threadId);
+      const latest = foldCheckpointEvents(await this.store.readStream(stream)).latest('');
+      if (!latest) throw new DomainError('bad_request', `Thread ${threadId} has no checkpoint yet`);
+      if (latest.metadata.type !== 'json') {
+        throw new DomainError(
+          'bad_request',
+          `The metadata of checkpoint ${latest.id} is not stored as JSON and cannot be patched`,
+        );
+      }
+      await this.store.append(stream, [
+        {
+          eventId: uuidv7(),
+          type: CHECKPOINT_METADATA_PATCHED,
+          data: { checkpoint_ns: '', checkpoint_id: latest.id, metadata },
+        },
+      ]);
+    });
   }
 
   /** `POST /threads` with `supersteps`: the thread's history built from a list of updates. */

@@ -16,6 +16,7 @@ import {
   CreateThreadDto,
   HistoryDto,
   HistoryQueryDto,
+  PatchThreadStateDto,
   SearchThreadsDto,
   StateAtCheckpointDto,
   StateQueryDto,
@@ -124,6 +125,15 @@ export class ThreadsController {
       },
       now(),
     );
+  }
+
+  @Patch(':threadId/state')
+  @HttpCode(204)
+  async patchState(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: PatchThreadStateDto,
+  ): Promise<void> {
+    await this.updates.patchMetadata(await this.threads.row(threadId), body.metadata);
   }
 
   @Post(':threadId/state/checkpoint')

@@ -194,6 +194,11 @@ export class UpdateThreadStateDto {
   checkpoint?: JsonObject;
 }
 
+export class PatchThreadStateDto {
+  @IsObject()
+  metadata!: JsonObject;
+}
+
 export class StateAtCheckpointDto {
   @IsOptional()
   @IsObject()
