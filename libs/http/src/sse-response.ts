@@ -1,5 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { DomainError } from './domain-error.js';
+
+const logger = new Logger('sse');
 
 export interface SseRecord {
   readonly id?: number | string;
@@ -70,7 +74,14 @@ export async function sendSse(
       if (!raw.write(formatSseRecord(record))) await writable(raw);
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // The cause stays in the log: a database's or a library's message is not the client's.
+    const message =
+      error instanceof DomainError
+        ? error.message
+        : 'The stream was interrupted: resume it with the Last-Event-ID of the last event received';
+    if (!(error instanceof DomainError)) {
+      logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
     if (!raw.writableEnded)
       raw.write(formatSseRecord({ event: 'error', data: { error: 'StreamError', message } }));
   } finally {

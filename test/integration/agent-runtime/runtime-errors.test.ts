@@ -474,13 +474,34 @@ describe('agent runtime error answers over plain HTTP', () => {
       expect(joined.json).toMatchObject({ result: 'The sum of 1..2 is 3.' });
     });
 
-    it.each([['abc'], ['1.5'], ['-2'], ['12abc']])(
+    it.each([['abc'], ['1.5'], ['-2'], ['12abc'], ['1e22'], ['0x10'], ['99999999999999999999']])(
       'Last-Event-ID %s on a join stream answers 400 with a detail',
       async (lastEventId) => {
         const answer = await request('GET', `/threads/${threadId}/runs/${runId}/stream`, {
           headers: { 'last-event-id': lastEventId },
         });
         expectError(answer, 400);
+      },
+    );
+  });
+
+  describe('resuming past the end of a finished run', () => {
+    it.each([['1000'], ['5'], ['999999999999999']])(
+      'Last-Event-ID %s ends the stream at once instead of waiting for events that cannot come',
+      async (lastEventId) => {
+        const { thread_id } = await suite.client.threads.create();
+        const run = await suite.client.runs.create(thread_id, 'custom', { input: { steps: 2 } });
+        await suite.client.runs.join(thread_id, run.run_id);
+        const response = await fetch(
+          `${suite.runtime.url}/threads/${thread_id}/runs/${run.run_id}/stream`,
+          {
+            headers: { 'x-api-key': suite.runtime.apiKey, 'last-event-id': lastEventId },
+            signal: AbortSignal.timeout(5_000),
+          },
+        );
+        expect(response.status).toBe(200);
+        const body = await response.text();
+        expect(body).not.toContain('event: error');
       },
     );
   });

@@ -20,6 +20,9 @@ export type StreamStart =
  * further back), so resuming after chunk n reads from position n + 1 and skips the few chunks
  * with a lower number that sit past it. Works on any replica, during the run or after it ended.
  */
+/** The events after which a run's stream has nothing more to say. */
+const FINAL_EVENTS = new Set(['RunFinished', 'RunDeleted']);
+
 export async function* readRunStream(
   store: EventStore,
   runId: string,
@@ -29,11 +32,15 @@ export async function* readRunStream(
   const stream = runStream(runId);
   let afterId = start === 'now' ? Number.POSITIVE_INFINITY : start.afterId;
   let afterPosition = start === 'now' ? undefined : Math.max(-1, afterId);
+  const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+  const finished = last !== undefined && FINAL_EVENTS.has(last.type);
   if (start === 'now') {
-    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    if (!last || last.type === 'RunFinished') return;
+    if (!last || finished) return;
     afterPosition = last.streamPosition;
     afterId = -1;
+  } else if (finished && afterId >= last.streamPosition) {
+    // Resumed past the end of a run that is over: nothing more will come.
+    return;
   }
   const subscription = store.subscribeToStream(stream, { afterPosition });
   const stop = (): void => void subscription.close();

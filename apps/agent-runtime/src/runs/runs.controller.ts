@@ -35,12 +35,18 @@ function runPath(run: CreatedRun['data']): string {
     : `/threads/${run.thread_id}/runs/${run.run_id}`;
 }
 
+/** An event id as this server sends them (a chunk's number), or -1 for "from the start". */
+const EVENT_ID = /^(-1|0|[1-9]\d{0,14})$/;
+
 function parseLastEventId(header: string | undefined): StreamStart {
   if (header === undefined || header.trim() === '') return 'now';
-  const id = Number(header);
-  if (!Number.isInteger(id) || id < -1)
-    throw badRequest(`Last-Event-ID must be an event id or -1, got "${header}"`);
-  return { afterId: id };
+  const text = header.trim();
+  if (!EVENT_ID.test(text)) {
+    throw badRequest(
+      `Last-Event-ID must be the id of an event this stream sent (a whole number) or -1, got "${text.slice(0, 40)}"`,
+    );
+  }
+  return { afterId: Number(text) };
 }
 
 @Controller()
