@@ -8,6 +8,7 @@ import {
   createValidationPipe,
   keyDigests,
   ProblemFilter,
+  registerJsonInput,
   requireApiKey,
   singleKey,
 } from '#libs/http';
@@ -70,10 +71,12 @@ async function main(): Promise<void> {
     }),
     // Closing cuts open streams: their clients resume with Last-Event-ID on another replica.
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),
-    { logger: ['error', 'warn'] },
+    // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
+    { logger: ['error', 'warn'], bodyParser: false },
   );
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());
+  registerJsonInput(app.getHttpAdapter().getInstance());
   requireApiKey(app.getHttpAdapter().getInstance(), {
     accepts: keyAcceptor(config.apiKeys),
     publicPaths: ['/ok'],

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createValidationPipe, ProblemFilter } from '#libs/http';
+import { createValidationPipe, ProblemFilter, registerJsonInput } from '#libs/http';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
 import { LocalListener } from './deployer/local-listener.js';
@@ -10,7 +10,11 @@ import { SourceBuilder } from './deployer/source-builder.js';
 import { buildsDirectory, openPlatformResources } from './platform-resources.js';
 import { identifyCallers } from './tenancy/caller.js';
 import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
-import { isUploadRequest, registerUploadBodyParser } from './uploads/upload-body-parser.js';
+import {
+  isUploadRequest,
+  registerUploadBodyParser,
+  uploadAwareUnsupportedType,
+} from './uploads/upload-body-parser.js';
 
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
@@ -29,11 +33,13 @@ async function main(): Promise<void> {
   const resources = await openPlatformResources(config, { onError });
   for (const runner of resources.runners) runner.start();
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  registerJsonInput(adapter.getInstance(), { unsupportedType: uploadAwareUnsupportedType });
   registerUploadBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     ControlPlaneModule.forRoot(resources),
     adapter,
-    { logger: ['error', 'warn'] },
+    // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
+    { logger: ['error', 'warn'], bodyParser: false },
   );
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -5,3 +5,4 @@ export * from './validation-failed.error.js';
 export * from './sse-response.js';
 export * from './domain-error.js';
 export * from './validate-each.js';
+export * from './json-input.js';

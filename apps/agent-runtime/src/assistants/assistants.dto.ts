@@ -13,6 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
+import { MAX_PAGE_OFFSET } from '#libs/http';
 
 export class CreateAssistantDto {
   @IsString()
@@ -101,6 +102,7 @@ export class PageDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_PAGE_OFFSET)
   offset?: number;
 }
 

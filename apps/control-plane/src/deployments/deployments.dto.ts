@@ -23,6 +23,7 @@ import {
   type DeploymentStatus,
   type DeploymentType,
 } from './deployment.types.js';
+import { MAX_PAGE_OFFSET } from '#libs/http';
 import { ResourceSpecDto } from './resource-spec.dto.js';
 
 const NAME = /^[^\p{Cc}]+$/u;
@@ -200,6 +201,7 @@ export class PageQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_PAGE_OFFSET)
   offset?: number;
 }
 

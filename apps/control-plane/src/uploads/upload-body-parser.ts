@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { askForJson } from '#libs/http';
 
 /** Uploads authenticate with the signature in their URL, not with an API key. */
 export const UPLOAD_PATH = /^\/v2\/uploads\/[^/]+\/[^/]+$/;
@@ -37,4 +38,13 @@ export function registerUploadBodyParser(fastify: FastifyInstance): void {
       undefined,
     );
   });
+}
+
+/** What a body of an unsupported type is told: uploads take a tarball, the rest JSON. */
+export function uploadAwareUnsupportedType(request: FastifyRequest, contentType: string): string {
+  const path = request.url.split('?', 1)[0] ?? '';
+  if (isUploadRequest(request.method, path)) {
+    return `Send the tarball with Content-Type ${UPLOAD_CONTENT_TYPES.join(', ')}, not ${contentType}`;
+  }
+  return askForJson(request, contentType);
 }
