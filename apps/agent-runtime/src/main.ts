@@ -9,6 +9,7 @@ import {
   keyDigests,
   ProblemFilter,
   registerJsonInput,
+  serverOptions,
   requireApiKey,
   singleKey,
 } from '#libs/http';
@@ -27,6 +28,7 @@ import { RuntimeModule } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 async function main(): Promise<void> {
   const logger = new Logger('berth-runtime');
@@ -69,8 +71,9 @@ async function main(): Promise<void> {
       runFinished,
       threadSweepSeconds: config.threadSweepSeconds,
     }),
-    // Closing cuts open streams: their clients resume with Last-Event-ID on another replica.
-    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),
+    new FastifyAdapter(
+      serverOptions({ bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    ),
     // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
     { logger: ['error', 'warn'], bodyParser: false },
   );

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createValidationPipe, ProblemFilter, registerJsonInput } from '#libs/http';
+import { createValidationPipe, ProblemFilter, registerJsonInput, serverOptions } from '#libs/http';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
 import { LocalListener } from './deployer/local-listener.js';
@@ -17,6 +17,8 @@ import {
 } from './uploads/upload-body-parser.js';
 
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Long enough for a 200 MB tarball at 1 MB/s; a stalled one is cut sooner by the idle timeout. */
+const REQUEST_TIMEOUT_MS = 300_000;
 
 function isPublic(method: string, path: string): boolean {
   if (method === 'GET' && path === '/ok') return true;
@@ -32,7 +34,9 @@ async function main(): Promise<void> {
   };
   const resources = await openPlatformResources(config, { onError });
   for (const runner of resources.runners) runner.start();
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  const adapter = new FastifyAdapter(
+    serverOptions({ bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+  );
   registerJsonInput(adapter.getInstance(), { unsupportedType: uploadAwareUnsupportedType });
   registerUploadBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -6,3 +6,4 @@ export * from './sse-response.js';
 export * from './domain-error.js';
 export * from './validate-each.js';
 export * from './json-input.js';
+export * from './server-options.js';

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { RequestMethod, type DynamicModule } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+
+export interface Route {
+  readonly method: string;
+  /** With Nest's `:name` parameters, e.g. `/threads/:threadId/runs`. */
+  readonly path: string;
+}
+
+function pathsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+function join(...parts: string[]): string {
+  const joined = parts
+    .flatMap((part) => part.split('/'))
+    .filter((segment) => segment !== '')
+    .join('/');
+  return `/${joined}`;
+}
+
+/**
+ * Every route of a module's controllers, read from the metadata Nest's router is built from: a
+ * route added to a controller is in this list without anyone editing a test.
+ */
+export function routesOf(module: Pick<DynamicModule, 'controllers'>): Route[] {
+  const routes: Route[] = [];
+  for (const controller of module.controllers ?? []) {
+    const prefixes = pathsOf(Reflect.getMetadata(PATH_METADATA, controller));
+    const prototype = controller.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const handler = prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const paths = pathsOf(Reflect.getMetadata(PATH_METADATA, handler));
+      const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
+      if (paths.length === 0 || typeof method !== 'number') continue;
+      for (const prefix of prefixes.length ? prefixes : ['']) {
+        for (const path of paths) {
+          routes.push({
+            method: RequestMethod[method] ?? String(method),
+            path: join(prefix, path),
+          });
+        }
+      }
+    }
+  }
+  return routes;
+}
