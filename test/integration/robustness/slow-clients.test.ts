@@ -13,7 +13,9 @@ function stall(port: number, text: string): Promise<{ closedAfterMs: number; ans
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('error', reject);
-    socket.on('close', () => { resolve({ closedAfterMs: Date.now() - started, answer }); });
+    socket.on('close', () => {
+      resolve({ closedAfterMs: Date.now() - started, answer });
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import pg from 'pg';
 import type { RunExecutor } from './run-executor.js';
 import {
@@ -38,7 +39,10 @@ export class RunWorkerPool {
     private readonly executor: RunExecutor,
     private readonly signals: RunSignals,
     private readonly options: RunWorkerPoolOptions,
-  ) {}
+  ) {
+    // Each run in progress listens to the pool's shutdown until it ends: up to `concurrency` at once.
+    setMaxListeners(options.concurrency + 1, this.shutdown.signal);
+  }
 
   async start(): Promise<void> {
     this.unlisten = this.signals.onWake(() => {
