@@ -1,7 +1,7 @@
 import type { DeploymentState, RevisionState } from './deployment.state.js';
+import { SECRET_MASK } from '../logs/secret-masker.js';
 
 /** Secret values never leave the platform: responses carry only their names. */
-export const SECRET_MASK = '********';
 
 export function toDeploymentResource(state: DeploymentState): object {
   return {

@@ -5,20 +5,21 @@ import {
   type LogLine,
   type LogType,
 } from './revision-log.js';
+import { SecretMasker } from './secret-masker.js';
 
 const FLUSH_MS = 100;
 const MAX_LINE = 8192;
-const MASK = '********';
 
 /**
- * Collects a revision's build and deploy output and appends it to the revision's log stream in
- * batches. Known secret values are masked before anything is stored.
+ * Collects a revision's build and deploy output (whole lines: commands' output is read line by
+ * line) and appends it to the revision's log stream in batches. Known secret values are masked in
+ * every form before anything is stored.
  */
 export class RevisionLogWriter {
   private pending: LogLine[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly secrets: string[];
+  private readonly masker: SecretMasker;
 
   constructor(
     private readonly store: EventStore,
@@ -26,9 +27,7 @@ export class RevisionLogWriter {
     secretValues: readonly string[],
     private readonly onError: (error: unknown) => void,
   ) {
-    this.secrets = secretValues
-      .filter((value) => value.length >= 4)
-      .sort((a, b) => b.length - a.length);
+    this.masker = new SecretMasker(secretValues);
   }
 
   write(type: LogType, message: string): void {
@@ -62,8 +61,7 @@ export class RevisionLogWriter {
   }
 
   private mask(line: string): string {
-    let masked = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
-    for (const secret of this.secrets) masked = masked.split(secret).join(MASK);
-    return masked;
+    const masked = this.masker.mask(line);
+    return masked.length > MAX_LINE ? `${masked.slice(0, MAX_LINE)}…` : masked;
   }
 }
