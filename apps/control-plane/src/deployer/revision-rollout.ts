@@ -127,6 +127,8 @@ export class RevisionRollout {
         tarball: config.source_tarball_path
           ? this.deps.uploads.pathOf(config.source_tarball_path)
           : undefined,
+        // Absent from revisions recorded before checksums were kept.
+        tarballSha256: revision.source_tarball_sha256 ?? null,
         repoUrl: state.source_config.repo_url,
         repoRef: config.repo_ref,
         graphConfigPath: config.graph_config_path ?? 'langgraph.json',

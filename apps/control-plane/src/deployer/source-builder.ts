@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { extractArchive } from '#libs/source-archive';
 import { runCommand } from './command-runner.js';
 import { planInstall } from './install-plan.js';
+import { sha256OfFile } from '../uploads/upload-store.js';
 
 const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
@@ -16,6 +17,8 @@ const BUILT_MARKER = '.berth-built';
 export type BuildSpec = {
   readonly revisionId: string;
   readonly tarball: string | undefined;
+  /** What the tarball's SHA-256 must be; null for revisions recorded before checksums were kept. */
+  readonly tarballSha256: string | null;
   readonly repoUrl: string | null;
   readonly repoRef: string | null;
   readonly graphConfigPath: string;
@@ -86,6 +89,8 @@ export class SourceBuilder {
     try {
       let commitSha: string | undefined;
       if (spec.tarball) {
+        const refused = await this.checkTarball(spec, log);
+        if (refused) return refused;
         log(`Extracting the uploaded source`);
         const { files, bytes } = await extractArchive(spec.tarball, source);
         log(`Extracted ${files} files (${bytes} bytes)`);
@@ -120,6 +125,26 @@ export class SourceBuilder {
     } catch (error) {
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** Refuses a tarball that is not the one the revision recorded (see RevisionCreated). */
+  private async checkTarball(
+    spec: BuildSpec,
+    log: (line: string) => void,
+  ): Promise<BuildResult | undefined> {
+    if (!spec.tarball) return undefined;
+    if (!spec.tarballSha256) {
+      log('This revision was recorded before tarball checksums were kept: built as uploaded');
+      return undefined;
+    }
+    const found = await sha256OfFile(spec.tarball);
+    if (found === spec.tarballSha256) return undefined;
+    return {
+      ok: false,
+      reason:
+        `The uploaded tarball is not the one this revision was created from (SHA-256 ${found}, ` +
+        `recorded ${spec.tarballSha256}): it is not built`,
+    };
   }
 
   /** Removes every kept build of the deployment but the given revisions'. */

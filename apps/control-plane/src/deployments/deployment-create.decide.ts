@@ -147,6 +147,7 @@ export function decideCreate(
         resource_spec: resourceSpec,
         secrets: command.secrets,
         secrets_changed: command.secrets.map((secret) => secret.name),
+        source_tarball_sha256: null,
         trigger: 'create',
         created_at: command.now,
       },

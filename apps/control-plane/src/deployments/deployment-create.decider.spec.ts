@@ -131,6 +131,7 @@ describe('deployment decider: create', () => {
       secrets_changed: ['API_KEY'],
       trigger: 'create',
       created_at: CREATED_AT,
+      source_tarball_sha256: null,
     });
   });
 

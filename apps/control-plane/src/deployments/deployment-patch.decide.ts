@@ -140,6 +140,18 @@ export function decidePatch(
     secrets_changed: command.secrets?.changed ?? [],
     trigger: command.trigger,
     created_at: command.now,
+    source_tarball_sha256: isGiven(tarball)
+      ? command.source_tarball_sha256
+      : tarballShaOf(state, nextRevisionConfig.source_tarball_path),
   };
   return [...events, { type: 'RevisionCreated', data: revision }];
+}
+
+/** The checksum recorded for a tarball the deployment's revisions were built from already. */
+function tarballShaOf(state: DeploymentState, tarball: string | null): string | null {
+  if (!tarball) return null;
+  const revision = state.revisions.findLast(
+    (candidate) => candidate.source_revision_config.source_tarball_path === tarball,
+  );
+  return revision?.source_tarball_sha256 ?? null;
 }

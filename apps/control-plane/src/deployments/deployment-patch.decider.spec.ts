@@ -235,12 +235,30 @@ describe('deployment decider: patch', () => {
       );
     });
 
-    it('keeps the tarball of the previous revision', () => {
-      const events = decidePatch(
-        internalUploaded(),
-        patch({ secrets: { sealed: [], changed: [] } }),
+    it('keeps the tarball of the previous revision, and its checksum', () => {
+      const uploaded = then(
+        [...created(createInternal()), uploadIssued()],
+        patch({
+          source_revision_config: { source_tarball_path: UPLOAD_PATH },
+          source_tarball_sha256: 'a'.repeat(64),
+        }),
       );
+      const events = decidePatch(uploaded, patch({ secrets: { sealed: [], changed: [] } }));
       expect(revisionOf(events).source_revision_config.source_tarball_path).toBe(UPLOAD_PATH);
+      expect(revisionOf(events).source_tarball_sha256).toBe('a'.repeat(64));
+    });
+
+    it('records the checksum of the tarball a revision is created from', () => {
+      const history = [...created(createInternal()), uploadIssued()];
+      const command = patch({
+        source_revision_config: { source_tarball_path: UPLOAD_PATH },
+        source_tarball_sha256: 'b'.repeat(64),
+      });
+      expect(revisionOf(decidePatch(history, command)).source_tarball_sha256).toBe('b'.repeat(64));
+      expect(
+        revisionOf(decidePatch(gitHost(), patch({ source_revision_config: { repo_ref: 'v2' } })))
+          .source_tarball_sha256,
+      ).toBeNull();
     });
   });
 

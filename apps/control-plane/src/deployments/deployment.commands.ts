@@ -42,6 +42,8 @@ export type DeploymentCommand =
       readonly secrets: SecretsChange | null;
       readonly secret_references: SecretReference[] | null;
       readonly revision_id: string;
+      /** The SHA-256 of the tarball `source_revision_config.source_tarball_path` names, as uploaded. */
+      readonly source_tarball_sha256: string | null;
       readonly trigger: 'patch' | 'push';
       readonly now: string;
     }

@@ -21,6 +21,11 @@ export type RevisionCreatedData = {
   secrets_changed: string[];
   trigger: RevisionTrigger;
   created_at: string;
+  /**
+   * The SHA-256 of the uploaded tarball the revision is built from, checked before every build;
+   * null without one. Revisions recorded before it was kept have no such field.
+   */
+  source_tarball_sha256: string | null;
 };
 
 export type DeploymentEvent =

@@ -98,15 +98,15 @@ export class DeploymentsService {
   ): Promise<object> {
     const current = await this.stateOf(caller, deploymentId);
     const tarball = body.source_revision_config?.source_tarball_path;
-    if (tarball && tarball.startsWith('uploads/') && !(await this.uploads.exists(tarball))) {
-      const issued = current.uploads.some((upload) => upload.object_path === tarball);
-      if (issued) {
-        throw badRequest(
-          `source_revision_config.source_tarball_path: nothing was uploaded to ${tarball} yet ` +
-            '(PUT the tarball to its upload_url first)',
-        );
-      }
+    const issued = current.uploads.some((upload) => upload.object_path === tarball);
+    const uploaded = tarball && issued && (await this.uploads.exists(tarball));
+    if (tarball && issued && !uploaded) {
+      throw badRequest(
+        `source_revision_config.source_tarball_path: nothing was uploaded to ${tarball} yet ` +
+          '(PUT the tarball to its upload_url first)',
+      );
     }
+    const tarballSha256 = uploaded ? await this.uploads.sha256Of(tarball) : null;
     const secrets = body.secrets ? await this.secretsChange(current, plain(body.secrets)) : null;
     const { state } = await handleCommand(
       this.store,
@@ -124,6 +124,7 @@ export class DeploymentsService {
         secrets,
         secret_references: body.secret_references ?? null,
         revision_id: uuidv7(),
+        source_tarball_sha256: tarballSha256,
         trigger,
         now: new Date().toISOString(),
       },

@@ -142,6 +142,29 @@ describe('UploadStore', () => {
       expect(await readdir(dirname(store.pathOf(path)))).toEqual([path.split('/')[2]]);
     });
 
+    it('takes one tarball per URL: a second upload is a conflict and changes nothing', async () => {
+      const path = objectPath();
+      const first = gzipSync(randomBytes(1_000));
+      await store.receive(path, Readable.from([first]));
+      await expect(
+        store.receive(path, Readable.from([gzipSync(randomBytes(1_000))])),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      expect(await readFile(store.pathOf(path))).toEqual(first);
+      expect(await store.sha256Of(path)).toBe(createHash('sha256').update(first).digest('hex'));
+    });
+
+    it('lets one of two uploads racing to one URL win, whole', async () => {
+      const path = objectPath();
+      const bodies = [gzipSync(randomBytes(200_000)), gzipSync(randomBytes(200_000))];
+      const outcomes = await Promise.allSettled(
+        bodies.map((body) => store.receive(path, Readable.from([body]))),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const stored = await readFile(store.pathOf(path));
+      expect(bodies.some((body) => body.equals(stored))).toBe(true);
+      expect(await readdir(dirname(store.pathOf(path)))).toEqual([path.split('/')[2]]);
+    });
+
     it('refuses a body that is not gzip and keeps nothing', async () => {
       const path = objectPath();
 

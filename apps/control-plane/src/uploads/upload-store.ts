@@ -1,17 +1,28 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { uuidv7 } from '#libs/event-store';
-import { badRequest } from '#libs/http';
+import { badRequest, conflict } from '#libs/http';
 
 const URL_LIFETIME_MS = 60 * 60 * 1000;
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 const GZIP_MAGIC = [0x1f, 0x8b];
 /** A gzip member's header and trailer alone take 18 bytes. */
 const MIN_GZIP_BYTES = 18;
+
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+const usedAlready = () =>
+  conflict(
+    'This upload URL has been used: each takes one tarball. Ask POST /v2/deployments/{id}/upload-url for a new one',
+  );
 
 export type IssuedUpload = { upload_url: string; object_path: string; expires_at: string };
 export type ReceivedUpload = { object_path: string; bytes: number; sha256: string };
@@ -46,9 +57,13 @@ export class UploadStore {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  /** Streams the body to disk; refuses what is not gzip or is over the size limit. */
+  /**
+   * Streams the body to disk; refuses what is not gzip or is over the size limit. An upload URL
+   * takes one tarball: a revision built from it must build the same code every time.
+   */
   async receive(objectPath: string, body: Readable): Promise<ReceivedUpload> {
     const target = this.pathOf(objectPath);
+    if (await this.exists(objectPath)) throw usedAlready();
     const partial = `${target}.${uuidv7()}.partial`;
     await mkdir(dirname(target), { recursive: true });
     const hash = createHash('sha256');
@@ -75,12 +90,19 @@ export class UploadStore {
       await pipeline(body, check, createWriteStream(partial));
       if (bytes === 0) throw badRequest('The upload is empty');
       if (bytes < MIN_GZIP_BYTES) throw badRequest('The upload is too short to be a gzip tarball');
-      await rename(partial, target);
-    } catch (error) {
+      // A link, unlike a rename, never replaces: of two uploads racing to one URL, one wins.
+      await link(partial, target).catch((error: unknown) => {
+        throw (error as { code?: string }).code === 'EEXIST' ? usedAlready() : error;
+      });
+    } finally {
       await rm(partial, { force: true });
-      throw error;
     }
     return { object_path: objectPath, bytes, sha256: hash.digest('hex') };
+  }
+
+  /** The SHA-256 of a stored tarball, as its revision records and its builds check it. */
+  sha256Of(objectPath: string): Promise<string> {
+    return sha256OfFile(this.pathOf(objectPath));
   }
 
   async exists(objectPath: string): Promise<boolean> {

@@ -85,6 +85,7 @@ export function patch(overrides: Partial<PatchCommand> = {}): PatchCommand {
     secrets: null,
     secret_references: null,
     revision_id: `rev-${revisionCounter}`,
+    source_tarball_sha256: null,
     trigger: 'patch',
     now: LATER,
     ...overrides,
