@@ -6,24 +6,34 @@ export interface ChildSpec {
   readonly name: string;
   readonly script: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** When it exits, everything stops (the control plane). Others are started again. */
+  readonly essential: boolean;
 }
 
+const FIRST_RESTART_DELAY_MS = 1_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A child that ran this long before it exited is restarted without delay. */
+const HEALTHY_RUN_MS = 60_000;
+
 /**
- * Runs Berth's processes as children, prefixes their output with their name, and stops them all
- * when one exits or when this process is asked to stop.
+ * Runs Berth's processes as children and prefixes their output with their name. When an
+ * essential child exits, or this process is asked to stop, it stops them all; any other child
+ * that exits is logged and started again, after a delay that doubles while it keeps failing.
  */
 export class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
+  private readonly restarts = new Map<string, NodeJS.Timeout>();
   private stopping: Promise<void> | undefined;
 
   /** `afterChildren` runs once every child has exited, before this process exits. */
   constructor(private readonly afterChildren: () => Promise<void> = () => Promise.resolve()) {}
 
-  start(spec: ChildSpec): ChildProcess {
+  start(spec: ChildSpec, restartDelayMs = FIRST_RESTART_DELAY_MS): ChildProcess {
     const child = spawn(process.execPath, [spec.script], {
       env: spec.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const startedAt = Date.now();
     this.children.set(spec.name, child);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
@@ -32,12 +42,25 @@ export class Supervisor {
     }
     child.once('exit', (code, signal) => {
       this.children.delete(spec.name);
-      if (!this.stopping) {
-        process.stderr.write(
-          `[berth] ${spec.name} exited (${signal ?? code ?? 'unknown'}); stopping\n`,
-        );
+      if (this.stopping) return;
+      const how = signal ?? code ?? 'unknown';
+      if (spec.essential) {
+        process.stderr.write(`[berth] ${spec.name} exited (${how}); stopping\n`);
         void this.stop(code ?? 1);
+        return;
       }
+      const delay =
+        Date.now() - startedAt >= HEALTHY_RUN_MS ? FIRST_RESTART_DELAY_MS : restartDelayMs;
+      process.stderr.write(
+        `[berth] ${spec.name} exited (${how}); restarting it in ${Math.round(delay / 1000)} s\n`,
+      );
+      this.restarts.set(
+        spec.name,
+        setTimeout(() => {
+          this.restarts.delete(spec.name);
+          if (!this.stopping) this.start(spec, Math.min(delay * 2, MAX_RESTART_DELAY_MS));
+        }, delay),
+      );
     });
     return child;
   }
@@ -45,6 +68,7 @@ export class Supervisor {
   /** Stops every child (SIGTERM, then SIGKILL after a grace period), then what they used, and exits. */
   stop(exitCode = 0): Promise<void> {
     this.stopping ??= (async () => {
+      for (const timer of this.restarts.values()) clearTimeout(timer);
       await Promise.all([...this.children.values()].map((child) => stopChild(child)));
       await this.afterChildren().catch((error: unknown) => {
         process.stderr.write(`[berth] ${error instanceof Error ? error.message : String(error)}\n`);

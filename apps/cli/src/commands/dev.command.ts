@@ -63,6 +63,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
   const child = supervisor.start({
     name: 'runtime',
     script: RUNTIME_SCRIPT,
+    essential: false,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

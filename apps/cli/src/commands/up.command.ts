@@ -39,6 +39,7 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const controlPlane = supervisor.start({
     name: 'control-plane',
     script: CONTROL_PLANE_SCRIPT,
+    essential: true,
     env: {
       ...shared,
       DATABASE_URL: server.configuredUrl ?? (await server.database('berth')),
@@ -48,6 +49,7 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const runtime = supervisor.start({
     name: 'example-runtime',
     script: RUNTIME_SCRIPT,
+    essential: false,
     env: {
       ...shared,
       DATABASE_URL: await server.database('berth_example'),
