@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { uuidv7 } from '#libs/event-store';
+import { rawTarball } from '../../../../libs/source-archive/src/testing/tar-fixtures.js';
 import { MAX_UPLOAD_BYTES, UploadStore } from './upload-store.js';
 
 const BASE_URL = 'http://127.0.0.1:8080';
@@ -163,6 +164,21 @@ describe('UploadStore', () => {
       const stored = await readFile(store.pathOf(path));
       expect(bodies.some((body) => body.equals(stored))).toBe(true);
       expect(await readdir(dirname(store.pathOf(path)))).toEqual([path.split('/')[2]]);
+    });
+
+    it('refuses a tarball of more than 100 000 entries while it streams, and keeps nothing', async () => {
+      const path = objectPath();
+      const entries = Array.from({ length: 100_001 }, (_, index) => ({
+        path: `e${index}`,
+        body: '',
+      }));
+      await expect(store.receive(path, Readable.from([rawTarball(entries)]))).rejects.toMatchObject(
+        {
+          code: 'bad_request',
+          message: expect.stringContaining('more than 100000 entries') as unknown,
+        },
+      );
+      await expectNothingStored(path);
     });
 
     it('refuses a body that is not gzip and keeps nothing', async () => {

@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { uuidv7 } from '#libs/event-store';
 import { badRequest, conflict } from '#libs/http';
+import { ArchiveEntryCounter, DEFAULT_MAX_ENTRIES } from '#libs/source-archive';
 
 const URL_LIFETIME_MS = 60 * 60 * 1000;
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -67,6 +68,9 @@ export class UploadStore {
     const partial = `${target}.${uuidv7()}.partial`;
     await mkdir(dirname(target), { recursive: true });
     const hash = createHash('sha256');
+    const counter = new ArchiveEntryCounter(DEFAULT_MAX_ENTRIES);
+    const tooMany = () =>
+      badRequest(`The tarball has more than ${DEFAULT_MAX_ENTRIES} entries: it would not be built`);
     let bytes = 0;
     const check = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -83,6 +87,11 @@ export class UploadStore {
           return;
         }
         hash.update(chunk);
+        counter.feed(chunk);
+        if (counter.tooMany) {
+          done(tooMany());
+          return;
+        }
         done(null, chunk);
       },
     });
@@ -90,11 +99,14 @@ export class UploadStore {
       await pipeline(body, check, createWriteStream(partial));
       if (bytes === 0) throw badRequest('The upload is empty');
       if (bytes < MIN_GZIP_BYTES) throw badRequest('The upload is too short to be a gzip tarball');
+      await counter.finish();
+      if (counter.tooMany) throw tooMany();
       // A link, unlike a rename, never replaces: of two uploads racing to one URL, one wins.
       await link(partial, target).catch((error: unknown) => {
         throw (error as { code?: string }).code === 'EEXIST' ? usedAlready() : error;
       });
     } finally {
+      await counter.finish();
       await rm(partial, { force: true });
     }
     return { object_path: objectPath, bytes, sha256: hash.digest('hex') };
