@@ -61,6 +61,9 @@ async function main(): Promise<void> {
         tenants: resources.tenants,
         tracing: resources.tracingTokens,
         onError,
+        onInfo: (message) => {
+          console.log(message);
+        },
       })
     : undefined;
   listener?.start();

@@ -21,15 +21,12 @@ import {
 
 jest.setTimeout(240_000);
 
-/** The port the runtime of a revision listened on, as its deploy log says. */
-async function runtimePortOf(
-  cp: ControlPlaneProcess,
-  deploymentId: string,
-  revisionId: string,
-): Promise<number> {
-  const lines = await revisionLogs(cp, deploymentId, revisionId, 'deploy');
-  const port = lines.map((line) => /on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[1]).find(Boolean);
-  if (!port) throw new Error(`No runtime port in the deploy log:\n${lines.join('\n')}`);
+/** The port the runtime of a revision listened on, as the control plane's own log says. */
+function runtimePortOf(cp: ControlPlaneProcess, revisionId: string): number {
+  const port = new RegExp(`revision ${revisionId}: runtime on 127\\.0\\.0\\.1:(\\d+)`).exec(
+    cp.output(),
+  )?.[1];
+  if (!port) throw new Error(`No runtime port for ${revisionId} in:\n${cp.output()}`);
   return Number(port);
 }
 
@@ -103,7 +100,7 @@ describe('deploying an uploaded source with the local listener', () => {
   });
 
   it('deploys new secrets as a new revision, switches the URL to it, and stops the old process', async () => {
-    const oldPort = await runtimePortOf(cp, deployment.id, revisions[0] ?? '');
+    const oldPort = runtimePortOf(cp, revisions[0] ?? '');
     expect(await answers(oldPort)).toBe(true);
     const patched = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
       secrets: [{ name: 'GREETING', value: 'hello-v2' }],

@@ -45,7 +45,7 @@ export const graph = new StateGraph(State)
   .compile();
 `;
 
-describe('secrets printed by an application, in any form, never reach its logs', () => {
+describe('what an application prints reaches its logs without secrets or host details', () => {
   let cp: ControlPlaneProcess;
   let app: AppFixture;
 
@@ -77,6 +77,10 @@ describe('secrets printed by an application, in any form, never reach its logs',
 
     const log = (await revisionLogs(cp, deployment.id, revision.id)).join('\n');
     expect(log).toContain('b64 ********');
+    // The runtime announced its configuration file and its address: neither is the tenant's to see.
+    expect(log).toContain('Berth agent runtime for langgraph.json on [internal address]');
+    expect(log).not.toContain(cp.dataDir);
+    expect(log).not.toMatch(/127\.0\.0\.1:\d+|localhost:\d+/);
     for (const [name, form] of Object.entries(FORMS)) {
       expect({ name, leaked: log.includes(form) }).toEqual({ name, leaked: false });
     }

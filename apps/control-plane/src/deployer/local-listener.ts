@@ -34,6 +34,8 @@ export interface LocalListenerDeps {
   readonly tenants: TenantDirectory;
   readonly tracing: TracingTokens;
   readonly onError: (error: unknown) => void;
+  /** The operator's log: where each revision's runtime listens, and the like. */
+  readonly onInfo: (message: string) => void;
 }
 
 /**

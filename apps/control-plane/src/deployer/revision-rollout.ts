@@ -16,6 +16,7 @@ import { nextRequested, type DeploymentWriter } from './deployment-writer.js';
 import { ephemeralPort } from './free-port.js';
 import type { RuntimeProcess } from './runtime-process.js';
 import type { SourceBuilder } from './source-builder.js';
+import { HostDetails, PLATFORM_ROOT } from '../logs/host-details.js';
 
 const READY_TIMEOUT_MS = 90_000;
 const KEPT_BUILDS = 5;
@@ -37,6 +38,7 @@ export interface RolloutDeps {
   /** Called when a serving runtime dies, so that the deployment is looked at again. */
   readonly onRuntimeExit: (deploymentId: string) => void;
   readonly onError: (error: unknown) => void;
+  readonly onInfo: (message: string) => void;
 }
 
 /**
@@ -49,7 +51,7 @@ export class RevisionRollout {
 
   async roll(state: DeploymentState, deploymentId: string, revision: RevisionState): Promise<void> {
     const secrets = await this.deps.vault.open(deploymentId, revision.secrets);
-    const log = this.logOf(revision.revision_id, secrets);
+    const log = this.logOf(deploymentId, revision.revision_id, secrets);
     try {
       const built = await this.build(state, deploymentId, revision, log);
       if (built) await this.deploy(built, deploymentId, revision, secrets, log);
@@ -65,7 +67,7 @@ export class RevisionRollout {
     const revision = findRevision(state, activeId);
     if (!revision || !(await this.deps.builder.isBuilt(deploymentId, activeId))) return;
     const secrets = await this.deps.vault.open(deploymentId, revision.secrets);
-    const log = this.logOf(activeId, secrets);
+    const log = this.logOf(deploymentId, activeId, secrets);
     log.write('deploy', 'Starting the active revision again');
     const process = await this.launch(state, deploymentId, revision, secrets, log);
     try {
@@ -79,13 +81,19 @@ export class RevisionRollout {
     }
   }
 
-  private logOf(revisionId: string, secrets: readonly PlainSecret[]): RevisionLogWriter {
-    return new RevisionLogWriter(
-      this.deps.store,
-      revisionId,
-      secrets.map((secret) => secret.value),
-      this.deps.onError,
-    );
+  private logOf(
+    deploymentId: string,
+    revisionId: string,
+    secrets: readonly PlainSecret[],
+  ): RevisionLogWriter {
+    return new RevisionLogWriter(this.deps.store, revisionId, {
+      secretValues: secrets.map((secret) => secret.value),
+      hostDetails: new HostDetails(this.deps.builder.sourceDir(deploymentId, revisionId), [
+        this.deps.config.dataDir,
+        PLATFORM_ROOT,
+      ]),
+      onError: this.deps.onError,
+    });
   }
 
   private async build(
@@ -144,7 +152,7 @@ export class RevisionRollout {
     if (this.deps.signal.aborted) return undefined;
     if (!result.ok) {
       log.write('build', `Build failed: ${result.reason}`);
-      await writer.setStatus(deploymentId, revisionId, 'BUILD_FAILED', result.reason);
+      await writer.setStatus(deploymentId, revisionId, 'BUILD_FAILED', log.redact(result.reason));
       return undefined;
     }
     log.write('build', `Build finished in ${Date.now() - started} ms`);
@@ -182,7 +190,7 @@ export class RevisionRollout {
       await process.stop();
       const reason = error instanceof Error ? error.message : String(error);
       log.write('deploy', `Deploy failed: ${reason}`);
-      await writer.setStatus(deploymentId, revisionId, 'DEPLOY_FAILED', reason);
+      await writer.setStatus(deploymentId, revisionId, 'DEPLOY_FAILED', log.redact(reason));
       return;
     }
     const previous = this.serve(deploymentId, process, log);
@@ -238,6 +246,9 @@ export class RevisionRollout {
       BERTH_TRACING_TOKEN: tracing.tokenOf(projectId),
     });
     log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
+    this.deps.onInfo(
+      `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on 127.0.0.1:${port}`,
+    );
     const runtime = this.deps.runtimes.takeSpare();
     runtime.assign({
       revisionId: revision.revision_id,

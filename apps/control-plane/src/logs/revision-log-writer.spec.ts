@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EventStore, EventToAppend } from '#libs/event-store';
 import { REVISION_LOG_EVENT, revisionLogStream, type LogLine } from './revision-log.js';
+import { HostDetails } from './host-details.js';
 import { RevisionLogWriter } from './revision-log-writer.js';
 
 type AppendCall = { streamId: string; events: readonly EventToAppend[] };
@@ -57,7 +58,10 @@ const noError = (error: unknown): void => {
 describe('RevisionLogWriter', () => {
   it('appends the lines written within the flush window in one append, in order', async () => {
     const store = new RecordingStore(true);
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], noError);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: noError,
+    });
 
     writer.write('build', 'one');
     writer.write('build', 'two');
@@ -77,7 +81,10 @@ describe('RevisionLogWriter', () => {
 
   it('splits multi-line messages, drops blank lines and removes carriage returns', async () => {
     const store = new RecordingStore(true);
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], noError);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: noError,
+    });
 
     writer.write('build', 'first\r\nsecond\n\n   \nthird\r\n');
     writer.write('build', '\n');
@@ -95,12 +102,10 @@ describe('RevisionLogWriter', () => {
 
   it('masks secret values of four or more characters, the longest first', async () => {
     const store = new RecordingStore(true);
-    const writer = new RevisionLogWriter(
-      store.asEventStore(),
-      REVISION,
-      ['secret', 'abc', 'supersecret'],
-      noError,
-    );
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: ['secret', 'abc', 'supersecret'],
+      onError: noError,
+    });
 
     writer.write('build', 'token=supersecret and secret, short abc');
     writer.write('deploy', 'secretsecret');
@@ -114,7 +119,10 @@ describe('RevisionLogWriter', () => {
 
   it('cuts lines that are too long', async () => {
     const store = new RecordingStore(true);
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], noError);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: noError,
+    });
 
     writer.write('build', 'x'.repeat(10_000));
     writer.write('build', 'y'.repeat(8192));
@@ -127,7 +135,10 @@ describe('RevisionLogWriter', () => {
 
   it('resolves flush only once the append is stored', async () => {
     const store = new RecordingStore(false);
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], noError);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: noError,
+    });
     let flushed = false;
 
     writer.write('build', 'line');
@@ -143,7 +154,10 @@ describe('RevisionLogWriter', () => {
 
   it('does not append when nothing is pending', async () => {
     const store = new RecordingStore(true);
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], noError);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: noError,
+    });
 
     writer.write('build', '\n  \n');
     await writer.flush();
@@ -151,12 +165,33 @@ describe('RevisionLogWriter', () => {
     expect(store.calls).toHaveLength(0);
   });
 
+  it('hides host paths and internal addresses, and redacts status messages alike', async () => {
+    const store = new RecordingStore(true);
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: ['hunter2-token'],
+      hostDetails: new HostDetails('/data/builds/r/source', ['/data']),
+      onError: noError,
+    });
+    writer.write(
+      'deploy',
+      'runtime for /data/builds/r/source/langgraph.json on http://127.0.0.1:4242',
+    );
+    await writer.flush();
+    expect(messagesOf(store.calls[0] as AppendCall)).toEqual([
+      'runtime for langgraph.json on [internal address]',
+    ]);
+    expect(writer.redact('failed in /data/builds/x with hunter2-token')).toBe(
+      'failed in [platform] with ********',
+    );
+  });
+
   it('reports a failed append and still appends what is written later', async () => {
     const store = new RecordingStore(false);
     const errors: unknown[] = [];
-    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, [], (error) =>
-      errors.push(error),
-    );
+    const writer = new RevisionLogWriter(store.asEventStore(), REVISION, {
+      secretValues: [],
+      onError: (error) => errors.push(error),
+    });
     const failure = new Error('store unavailable');
 
     writer.write('build', 'lost');

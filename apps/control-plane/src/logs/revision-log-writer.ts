@@ -5,6 +5,7 @@ import {
   type LogLine,
   type LogType,
 } from './revision-log.js';
+import type { HostDetails } from './host-details.js';
 import { SecretMasker } from './secret-masker.js';
 
 const FLUSH_MS = 100;
@@ -15,6 +16,13 @@ const MAX_LINE = 8192;
  * line) and appends it to the revision's log stream in batches. Known secret values are masked in
  * every form before anything is stored.
  */
+export interface RevisionLogOptions {
+  readonly secretValues: readonly string[];
+  /** What of the host the lines must not show; nothing is hidden without it. */
+  readonly hostDetails?: HostDetails;
+  readonly onError: (error: unknown) => void;
+}
+
 export class RevisionLogWriter {
   private pending: LogLine[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -24,10 +32,15 @@ export class RevisionLogWriter {
   constructor(
     private readonly store: EventStore,
     private readonly revisionId: string,
-    secretValues: readonly string[],
-    private readonly onError: (error: unknown) => void,
+    private readonly options: RevisionLogOptions,
   ) {
-    this.masker = new SecretMasker(secretValues);
+    this.masker = new SecretMasker(options.secretValues);
+  }
+
+  /** Text as a tenant may see it: secrets masked, host paths and addresses hidden. */
+  redact(text: string): string {
+    const masked = this.masker.mask(text);
+    return this.options.hostDetails ? this.options.hostDetails.scrub(masked) : masked;
   }
 
   write(type: LogType, message: string): void {
@@ -52,7 +65,7 @@ export class RevisionLogWriter {
           .then(
             () => undefined,
             (error: unknown) => {
-              this.onError(error);
+              this.options.onError(error);
             },
           ),
       );
@@ -61,7 +74,7 @@ export class RevisionLogWriter {
   }
 
   private mask(line: string): string {
-    const masked = this.masker.mask(line);
-    return masked.length > MAX_LINE ? `${masked.slice(0, MAX_LINE)}…` : masked;
+    const redacted = this.redact(line);
+    return redacted.length > MAX_LINE ? `${redacted.slice(0, MAX_LINE)}…` : redacted;
   }
 }
