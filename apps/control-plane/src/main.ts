@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -6,6 +7,7 @@ import { createValidationPipe, ProblemFilter, registerJsonInput, serverOptions }
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
 import { LocalListener } from './deployer/local-listener.js';
+import { CommandRegistry } from './deployer/command-registry.js';
 import { SourceBuilder } from './deployer/source-builder.js';
 import { buildsDirectory, openPlatformResources } from './platform-resources.js';
 import { identifyCallers } from './tenancy/caller.js';
@@ -57,7 +59,10 @@ async function main(): Promise<void> {
         serverUrl: resources.database.url,
         vault: resources.vault,
         uploads: resources.uploads,
-        builder: new SourceBuilder(buildsDirectory(config)),
+        builder: new SourceBuilder(
+          buildsDirectory(config),
+          new CommandRegistry(join(config.dataDir, 'run', 'commands')),
+        ),
         tenants: resources.tenants,
         tracing: resources.tracingTokens,
         onError,

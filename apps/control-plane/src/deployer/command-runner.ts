@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { CommandRegistry } from './command-registry.js';
 
 export type CommandOutcome = { ok: true } | { ok: false; reason: string };
 
@@ -9,6 +10,8 @@ export interface CommandOptions {
   readonly timeoutMs: number;
   readonly onLine: (line: string) => void;
   readonly signal?: AbortSignal;
+  /** Where the command's process group is recorded while it runs. */
+  readonly registry?: CommandRegistry;
 }
 
 /**
@@ -23,6 +26,7 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    if (child.pid) options.registry?.record(child.pid);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', options.onLine);
     }
@@ -46,6 +50,7 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
       stop(error.message);
     });
     child.once('close', (code, signal) => {
+      if (child.pid) options.registry?.forget(child.pid);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (stopped) resolve({ ok: false, reason: `\`${command}\` ${stopped}` });

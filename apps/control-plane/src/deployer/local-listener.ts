@@ -114,6 +114,12 @@ export class LocalListener {
       if (this.closed) return;
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
+    const killed = await this.deps.builder.killLeftovers();
+    if (killed > 0) {
+      this.deps.onInfo(
+        `Ended ${killed} build command(s) that a stopped control plane left running`,
+      );
+    }
     this.runtimes.startSpare();
     const head = await this.deps.store.headPosition();
     const subscription = this.deps.store.subscribeToLog({ after: head });

@@ -4,6 +4,7 @@ import { access, mkdir, readdir, rename, rm, stat, symlink, writeFile } from 'no
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { promisify } from 'node:util';
 import { extractArchive } from '#libs/source-archive';
+import type { CommandRegistry } from './command-registry.js';
 import { runCommand } from './command-runner.js';
 import { planInstall } from './install-plan.js';
 import { sha256OfFile } from '../uploads/upload-store.js';
@@ -48,7 +49,15 @@ function buildEnvironment(): Record<string, string> {
  * without a rebuild.
  */
 export class SourceBuilder {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly commands: CommandRegistry,
+  ) {}
+
+  /** Ends the commands an earlier control plane left running (see CommandRegistry). */
+  killLeftovers(): Promise<number> {
+    return this.commands.killLeftovers();
+  }
 
   revisionDir(deploymentId: string, revisionId: string): string {
     return join(this.root, 'deployments', deploymentId, 'revisions', revisionId);
@@ -117,6 +126,7 @@ export class SourceBuilder {
           timeoutMs: BUILD_TIMEOUT_MS,
           onLine: log,
           signal,
+          registry: this.commands,
         });
         if (!built.ok) return built;
       }
@@ -178,6 +188,7 @@ export class SourceBuilder {
         timeoutMs: CLONE_TIMEOUT_MS,
         onLine: log,
         signal,
+        registry: this.commands,
       },
     );
     if (!cloned.ok) throw new Error(cloned.reason);
@@ -223,6 +234,7 @@ export class SourceBuilder {
       timeoutMs: INSTALL_TIMEOUT_MS,
       onLine: log,
       signal,
+      registry: this.commands,
     });
     if (!installed.ok) return installed;
     if (await exists(target)) {
