@@ -27,7 +27,9 @@ function run(
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      done({ code, stdout, stderr });
+    });
   });
 }
 
