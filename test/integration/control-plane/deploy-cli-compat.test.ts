@@ -123,6 +123,15 @@ describe('what the official deploy CLI sends, over HTTP', () => {
     expect(JSON.stringify(response.body.detail)).toContain('internal_container');
   });
 
+  it('registers a listener of compute type kubernetes as cluster', async () => {
+    const response = await cp.api('POST', '/v2/listeners', {
+      name: 'k8s-named',
+      compute_type: 'kubernetes',
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.compute_type).toBe('cluster');
+  });
+
   it('refuses bad log queries and other tenants', async () => {
     const deployment = await createBare('logs-guarded');
     const logs = `/v1/projects/${deployment.id}/deploy_logs`;

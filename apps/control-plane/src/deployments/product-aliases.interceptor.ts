@@ -9,7 +9,7 @@ import type { Observable } from 'rxjs';
 import { ValidationFailedError } from '#libs/http';
 import { canonicalizeAliases } from './product-aliases.js';
 
-/** Rewrites product-named aliases in a deployment body before validation sees it. */
+/** Rewrites product-named aliases in a deployment or listener body before validation sees it. */
 @Injectable()
 export class ProductAliasesInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -32,6 +32,13 @@ describe('product-named aliases', () => {
     });
   });
 
+  it('answers the compute type kubernetes as cluster', () => {
+    expect(canonicalizeAliases({ name: 'k', compute_type: 'kubernetes' }).body).toEqual({
+      name: 'k',
+      compute_type: 'cluster',
+    });
+  });
+
   it('leaves the interface names and unknown values alone', () => {
     const input = {
       source: 'internal_source',

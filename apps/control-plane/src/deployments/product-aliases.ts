@@ -27,7 +27,11 @@ export const VALUE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Body fields whose values may be given by an alias. */
-const VALUE_FIELDS: readonly (readonly string[])[] = [['source'], ['revision_source']];
+const VALUE_FIELDS: readonly (readonly string[])[] = [
+  ['source'],
+  ['revision_source'],
+  ['compute_type'],
+];
 
 export interface CanonicalBody {
   readonly body: unknown;
