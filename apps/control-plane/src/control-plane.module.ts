@@ -4,6 +4,7 @@ import { EventStore } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
 import { CONTROL_PLANE_CONFIG, PG_POOL, PLATFORM_RESOURCES } from './control-plane.tokens.js';
 import { DeploymentHistory } from './deployments/deployment-history.js';
+import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
 import { HealthController } from './health/health.controller.js';
@@ -11,6 +12,7 @@ import { GitHostIntegrations } from './integrations/git-host-integrations.js';
 import { GitHostController } from './integrations/git-host.controller.js';
 import { ListenerDirectory } from './listeners/listener-directory.js';
 import { ListenersController } from './listeners/listeners.controller.js';
+import { ProjectLogsController } from './logs/project-logs.controller.js';
 import { RevisionLogs } from './logs/revision-logs.js';
 import type { PlatformResources } from './platform-resources.js';
 import { SecretVault } from './secrets/secret-vault.js';
@@ -31,6 +33,8 @@ export class ControlPlaneModule {
         GitHostController,
         TracingController,
         UploadsController,
+        ProjectLogsController,
+        DeploymentStatusPageController,
       ],
       providers: [
         { provide: PLATFORM_RESOURCES, useValue: resources },

@@ -319,11 +319,6 @@ describe('control plane API over HTTP: auth, validation, applicability, tenancy'
         'source_revision_config.source_tarball_path',
       ],
       [
-        'graph_config_path missing for internal_source',
-        { source_revision_config: {} },
-        'source_revision_config.graph_config_path',
-      ],
-      [
         'secret_references on internal_source',
         { secret_references: [{ name: 'A', secret_name: 'b', secret_key: 'c' }] },
         'secret_references',

@@ -5,7 +5,6 @@ import {
   checkSupportedSource,
   checkTagRule,
   fieldPath,
-  isBuildable,
   isGiven,
   type SourceConfigInput,
 } from './deployment-rules.js';
@@ -78,7 +77,8 @@ export function decideCreate(
         `POST /v2/deployments/{id}/upload-url: create the deployment, upload, then PATCH it`,
     );
   }
-  if (isBuildable(source) && !isGiven(revisionConfig.graph_config_path)) {
+  // An uploaded source may name its graph configuration with the PATCH that brings the tarball.
+  if (source === 'git_host' && !isGiven(revisionConfig.graph_config_path)) {
     throw badRequest(`${fieldPath('graph_config_path')} is required for ${source} deployments`);
   }
   if (source === 'git_host') {

@@ -241,16 +241,18 @@ describe('deployment decider: create', () => {
   });
 
   describe('required fields', () => {
-    it.each(['git_host', 'internal_source'] as const)(
-      'requires graph_config_path for %s',
-      (source) => {
-        expectDomainError(
-          () => created(createWith(source, 'source_revision_config', 'graph_config_path', null)),
-          'bad_request',
-          new RegExp(`^source_revision_config\\.graph_config_path is required for ${source}`),
-        );
-      },
-    );
+    it('requires graph_config_path for git_host', () => {
+      expectDomainError(
+        () => created(createWith('git_host', 'source_revision_config', 'graph_config_path', null)),
+        'bad_request',
+        /^source_revision_config\.graph_config_path is required for git_host/,
+      );
+    });
+
+    it('creates an internal_source deployment with no revision configuration and no revision', () => {
+      const events = created(createInternal({ source_revision_config: {} }));
+      expect(events.map((event) => event.type)).toEqual(['DeploymentCreated']);
+    });
 
     it.each([
       ['source_config', 'integration_id'],

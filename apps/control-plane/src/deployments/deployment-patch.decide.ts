@@ -129,6 +129,9 @@ export function decidePatch(
         'POST /v2/deployments/{id}/upload-url first',
     );
   }
+  if (revisionSource === 'internal_source' && !isGiven(nextRevisionConfig.graph_config_path)) {
+    throw badRequest(`${fieldPath('graph_config_path')} is required for internal_source revisions`);
+  }
   const revision: RevisionCreatedData = {
     revision_id: command.revision_id,
     source: revisionSource,

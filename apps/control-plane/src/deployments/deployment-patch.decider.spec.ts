@@ -235,6 +235,29 @@ describe('deployment decider: patch', () => {
       );
     });
 
+    it('takes graph_config_path from the PATCH that brings the first tarball', () => {
+      const history = [...created(createInternal({ source_revision_config: {} })), uploadIssued()];
+      const command = patch({
+        source_revision_config: { source_tarball_path: UPLOAD_PATH, graph_config_path: 'x.json' },
+      });
+      expect(revisionOf(decidePatch(history, command)).source_revision_config).toMatchObject({
+        graph_config_path: 'x.json',
+        source_tarball_path: UPLOAD_PATH,
+      });
+    });
+
+    it('refuses the first internal_source revision when no graph_config_path was ever given', () => {
+      expectDomainError(
+        () =>
+          decidePatch(
+            [...created(createInternal({ source_revision_config: {} })), uploadIssued()],
+            patch({ source_revision_config: { source_tarball_path: UPLOAD_PATH } }),
+          ),
+        'bad_request',
+        /^source_revision_config\.graph_config_path is required for internal_source revisions/,
+      );
+    });
+
     it('keeps the tarball of the previous revision, and its checksum', () => {
       const uploaded = then(
         [...created(createInternal()), uploadIssued()],

@@ -12,6 +12,7 @@ import {
   Query,
   Req,
   Res,
+  UseInterceptors,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsIn, IsOptional } from 'class-validator';
@@ -32,6 +33,7 @@ import {
   PatchDeploymentDto,
 } from './deployments.dto.js';
 import { DeploymentsService, type Page } from './deployments.service.js';
+import { ProductAliasesInterceptor } from './product-aliases.interceptor.js';
 
 export class LogsQueryDto {
   @IsOptional()
@@ -61,6 +63,7 @@ export class DeploymentsController {
 
   @Post('v2/deployments')
   @HttpCode(201)
+  @UseInterceptors(ProductAliasesInterceptor)
   create(@CurrentCaller() caller: Caller, @Body() body: CreateDeploymentDto): Promise<object> {
     return this.deployments.create(caller, body);
   }
@@ -79,6 +82,7 @@ export class DeploymentsController {
   }
 
   @Patch('v2/deployments/:deployment_id')
+  @UseInterceptors(ProductAliasesInterceptor)
   patch(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,

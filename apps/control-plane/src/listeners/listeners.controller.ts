@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
+import { ProductAliasesInterceptor } from '../deployments/product-aliases.interceptor.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { ListenerDirectory, type ListenerResource } from './listener-directory.js';
@@ -32,6 +33,7 @@ export class ListenersController {
   }
 
   @Post()
+  @UseInterceptors(ProductAliasesInterceptor)
   @HttpCode(201)
   register(
     @CurrentCaller() caller: Caller,
