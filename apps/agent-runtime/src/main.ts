@@ -55,6 +55,9 @@ async function main(): Promise<void> {
     persistence.eventStore,
     process.env,
   );
+  for (const [graphId, reason] of application.failedGraphs()) {
+    logger.error(`graph "${graphId}" is not served: ${reason}`);
+  }
   const signals = new RunSignals();
   const queue = new RunQueue(persistence.pool, (runId) =>
     runHasFinished(persistence.eventStore, runId),

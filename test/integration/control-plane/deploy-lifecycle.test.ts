@@ -141,6 +141,11 @@ describe('deploying an uploaded source with the local listener', () => {
     try {
       const { writeFile } = await import('node:fs/promises');
       await writeFile(`${broken.dir}/src/env.ts`, "throw new Error('this graph fails to load');\n");
+      // Only a runtime whose every graph fails refuses to start; with one left it serves that one.
+      await writeFile(
+        `${broken.dir}/langgraph.json`,
+        JSON.stringify({ graphs: { env: './src/env.ts:graph' } }),
+      );
       const patched = await patchSource(
         cp,
         deployment.id,

@@ -1,7 +1,13 @@
 import type { EventStore } from '#libs/event-store';
 import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
 import { GraphCatalog } from '../common/runtime-tokens.js';
-import { readGraphConfig, readGraphEnv, type GraphConfig } from '../graphs/graph-config.js';
+import {
+  GraphConfigError,
+  readGraphConfig,
+  readGraphEnv,
+  type GraphConfig,
+} from '../graphs/graph-config.js';
+import { nodeVersionProblem } from '../graphs/node-version.js';
 import {
   GraphRegistry,
   type CompiledGraphLike,
@@ -17,6 +23,8 @@ import type { GraphCommand } from '../execution/graph-stream.js';
  */
 export class Application extends GraphCatalog {
   private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
+  private readonly served: string[] = [];
+  private readonly failed = new Map<string, string>();
   /** The version of the application's @langchain/langgraph (of its first graph). */
   langgraphVersion = 'unknown';
 
@@ -28,17 +36,39 @@ export class Application extends GraphCatalog {
     super();
   }
 
-  /** Reads the graph configuration, applies its environment and loads every graph once. */
+  /**
+   * Reads the graph configuration, applies its environment and loads every graph once. A graph
+   * that fails to load is set aside with its reason and the others are served; when every graph
+   * fails, opening fails with all the reasons.
+   */
   static async open(
     configPath: string,
     store: EventStore,
     env: NodeJS.ProcessEnv,
   ): Promise<Application> {
     const config = await readGraphConfig(configPath);
+    const tooOld =
+      config.nodeVersion === undefined
+        ? undefined
+        : nodeVersionProblem(config.nodeVersion, process.versions.node);
+    if (tooOld !== undefined) throw new GraphConfigError(config.configFile, tooOld);
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
     const application = new Application(config, GraphRegistry.fromConfig(config), store);
-    for (const graphId of application.graphIds()) await application.registry.load(graphId);
-    const [first] = application.graphIds();
+    for (const graphId of application.registry.graphIds()) {
+      try {
+        await application.registry.load(graphId);
+        application.served.push(graphId);
+      } catch (error) {
+        application.failed.set(graphId, error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (application.served.length === 0) {
+      await application.close();
+      throw new Error(
+        `${config.configFile}: no graph could be loaded:\n${[...application.failed.values()].join('\n')}`,
+      );
+    }
+    const [first] = application.served;
     if (first !== undefined) {
       application.langgraphVersion = (
         await application.registry.bindings(first)
@@ -48,7 +78,11 @@ export class Application extends GraphCatalog {
   }
 
   graphIds(): readonly string[] {
-    return this.registry.graphIds();
+    return this.served;
+  }
+
+  failedGraphs(): ReadonlyMap<string, string> {
+    return this.failed;
   }
 
   /** The graph for one run (a factory export is called with the run's config), with its checkpointer. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/http';
@@ -142,6 +142,7 @@ export class AssistantsService {
    * Read from its stream, so an assistant created a moment ago is found on any replica.
    */
   async resolve(assistantIdOrGraph: string): Promise<ResolvedAssistant> {
+    this.refuseFailedGraph(assistantIdOrGraph);
     const assistantId = isUuid(assistantIdOrGraph)
       ? assistantIdOrGraph
       : this.graphs.graphIds().includes(assistantIdOrGraph)
@@ -199,7 +200,16 @@ export class AssistantsService {
     return assistantResource(row);
   }
 
+  /** A graph that failed to load answers 503 with the reason it failed. */
+  private refuseFailedGraph(graphId: string): void {
+    const reason = this.graphs.failedGraphs().get(graphId);
+    if (reason !== undefined) {
+      throw new ServiceUnavailableException(`Graph "${graphId}" failed to load: ${reason}`);
+    }
+  }
+
   private requireGraph(graphId: string): void {
+    this.refuseFailedGraph(graphId);
     if (!this.graphs.graphIds().includes(graphId)) {
       throw notFound(
         `Graph "${graphId}" not found; this application serves: ${this.graphs.graphIds().join(', ')}`,

@@ -16,6 +16,7 @@ export class SystemController {
       version: '0.1.0',
       langgraph_js_version: this.application.langgraphVersion,
       graphs: this.application.graphIds(),
+      failed_graphs: Object.fromEntries(this.application.failedGraphs()),
       flags: { assistants: true, crons: false, langsmith: false },
     };
   }
