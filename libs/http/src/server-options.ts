@@ -26,7 +26,7 @@ export function serverOptions(limits: ServerLimits) {
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: limits.requestTimeoutMs,
     http: { headersTimeout: HEADERS_TIMEOUT_MS },
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (
       error: { statusCode?: number; message: string },
       _request: FastifyRequest,

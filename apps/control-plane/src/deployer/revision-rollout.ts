@@ -51,7 +51,7 @@ export class RevisionRollout {
 
   async roll(state: DeploymentState, deploymentId: string, revision: RevisionState): Promise<void> {
     const secrets = await this.deps.vault.open(deploymentId, revision.secrets);
-    const log = this.logOf(deploymentId, revision.revision_id, secrets);
+    const log = this.logOf(state, deploymentId, revision.revision_id, secrets);
     try {
       const built = await this.build(state, deploymentId, revision, log);
       if (built) await this.deploy(built, deploymentId, revision, secrets, log);
@@ -67,7 +67,7 @@ export class RevisionRollout {
     const revision = findRevision(state, activeId);
     if (!revision || !(await this.deps.builder.isBuilt(deploymentId, activeId))) return;
     const secrets = await this.deps.vault.open(deploymentId, revision.secrets);
-    const log = this.logOf(deploymentId, activeId, secrets);
+    const log = this.logOf(state, deploymentId, activeId, secrets);
     log.write('deploy', 'Starting the active revision again');
     const process = await this.launch(state, deploymentId, revision, secrets, log);
     try {
@@ -82,16 +82,18 @@ export class RevisionRollout {
   }
 
   private logOf(
+    state: DeploymentState,
     deploymentId: string,
     revisionId: string,
     secrets: readonly PlainSecret[],
   ): RevisionLogWriter {
     return new RevisionLogWriter(this.deps.store, revisionId, {
       secretValues: secrets.map((secret) => secret.value),
-      hostDetails: new HostDetails(this.deps.builder.sourceDir(deploymentId, revisionId), [
-        this.deps.config.dataDir,
-        PLATFORM_ROOT,
-      ]),
+      hostDetails: new HostDetails(
+        this.deps.builder.sourceDir(deploymentId, revisionId),
+        [this.deps.config.dataDir, PLATFORM_ROOT],
+        state.source_config.custom_url ? [state.source_config.custom_url] : [],
+      ),
       onError: this.deps.onError,
     });
   }

@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { HostDetails } from './host-details.js';
 
 const SOURCE = '/srv/berth/data/builds/deployments/d-1/revisions/r-1/source';
-const details = new HostDetails(SOURCE, ['/srv/berth/data', '/opt/berth']);
+const details = new HostDetails(
+  SOURCE,
+  ['/srv/berth/data', '/opt/berth'],
+  ['http://127.0.0.1:23000'],
+);
 
 describe('HostDetails', () => {
   it('shows paths of the project relative to it', () => {
@@ -22,6 +26,12 @@ describe('HostDetails', () => {
       'runtime on [internal address] (graphs: agent)',
     );
     expect(details.scrub('GET http://localhost:8080/ok')).toBe('GET [internal address]/ok');
+  });
+
+  it("shows the deployment's own URL", () => {
+    expect(details.scrub('Serving at http://127.0.0.1:23000')).toBe(
+      'Serving at http://127.0.0.1:23000',
+    );
   });
 
   it('leaves other text alone', () => {

@@ -20,8 +20,15 @@ function escapeRegExp(text: string): string {
 export class HostDetails {
   private readonly paths: [RegExp, string][];
 
-  /** `sourceDir`: the project's directory; `platformPaths`: directories the tenant must not see. */
-  constructor(sourceDir: string, platformPaths: readonly string[]) {
+  /**
+   * `sourceDir`: the project's directory; `platformPaths`: directories the tenant must not see;
+   * `publicUrls`: addresses that are the tenant's own (its deployment's URL), shown as they are.
+   */
+  constructor(
+    sourceDir: string,
+    platformPaths: readonly string[],
+    private readonly publicUrls: readonly string[] = [],
+  ) {
     const platform = platformPaths
       .filter((path) => path.length > 1)
       .sort((a, b) => b.length - a.length)
@@ -39,6 +46,10 @@ export class HostDetails {
     let scrubbed = text;
     for (const [pattern, replacement] of this.paths)
       scrubbed = scrubbed.replace(pattern, replacement);
-    return scrubbed.replace(INTERNAL_ADDRESS, '[internal address]');
+    return scrubbed.replace(INTERNAL_ADDRESS, (address) =>
+      this.publicUrls.some((url) => url.toLowerCase().startsWith(address.toLowerCase()))
+        ? address
+        : '[internal address]',
+    );
   }
 }
