@@ -80,7 +80,15 @@ describe('what an application prints reaches its logs without secrets or host de
     // The runtime announced its configuration file and its address: neither is the tenant's to see.
     expect(log).toContain('Berth agent runtime for langgraph.json on [internal address]');
     expect(log).not.toContain(cp.dataDir);
-    expect(log).not.toMatch(/127\.0\.0\.1:\d+|localhost:\d+/);
+    // Its own URL is the tenant's to see; no other address of this machine is.
+    const ownUrl = (
+      await cp.api<{ source_config: { custom_url: string } }>(
+        'GET',
+        `/v2/deployments/${deployment.id}`,
+      )
+    ).body.source_config.custom_url;
+    expect(log).toContain(`Serving at ${ownUrl}`);
+    expect(log.split(ownUrl).join('')).not.toMatch(/127\.0\.0\.1:\d+|localhost:\d+/);
     for (const [name, form] of Object.entries(FORMS)) {
       expect({ name, leaked: log.includes(form) }).toEqual({ name, leaked: false });
     }
