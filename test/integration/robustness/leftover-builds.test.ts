@@ -7,6 +7,7 @@ import {
   packExample,
   revisionLogs,
   uploadSource,
+  waitForRevision,
   waitForStatus,
 } from '../../support/deployment-flow.js';
 import { within } from '../../support/within.js';
@@ -44,7 +45,11 @@ describe('a build a killed control plane left running', () => {
     const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
       name: `leftover-${Date.now()}`,
       source: 'internal_source',
-      source_config: { build_command: 'echo "build pid $$"; exec sleep 600' },
+      // The first build hangs (and says its pid); the next one, after the restart, finishes.
+      source_config: {
+        build_command:
+          'if [ ! -e ../../first-build ]; then touch ../../first-build; echo "build pid $$"; exec sleep 600; fi',
+      },
       source_revision_config: { graph_config_path: 'langgraph.json' },
     });
     expect(created.status).toBe(201);
@@ -73,9 +78,15 @@ describe('a build a killed control plane left running', () => {
       port: cp.port,
     });
     await until(() => !alive(pid), `build process ${pid} ended`);
-    expect(second.output()).toContain(
-      'Ended 1 build command(s) that a stopped control plane left running',
+    const restarted = second;
+    await until(
+      () =>
+        restarted
+          .output()
+          .includes('Ended 1 build command(s) that a stopped control plane left running'),
+      'the restarted control plane says it ended the leftover',
     );
-    await waitForStatus(second, deploymentId, revisionId, 'BUILDING');
+    const rebuilt = await waitForRevision(second, deploymentId, revisionId);
+    expect(rebuilt.status).toBe('DEPLOYED');
   });
 });
