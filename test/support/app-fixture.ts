@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,8 @@ export interface AppFixture {
 /** A copy of the example application with one more graph, `env`, for tests that read secrets. */
 export async function exampleAppWithEnvGraph(): Promise<AppFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'berth-app-'));
+  // Cloned from this directory by a deployment's own OS user, it must be readable by others.
+  await chmod(dir, 0o755);
   await cp(EXAMPLE_APP_DIR, dir, {
     recursive: true,
     filter: (source) => !source.includes('node_modules'),

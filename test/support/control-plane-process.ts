@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.js';
@@ -52,6 +52,10 @@ export interface ControlPlaneOptions {
   readonly databaseUrl?: string;
   readonly port?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** An embedded PostgreSQL in the data directory instead of a database on the test server. */
+  readonly embeddedDatabase?: boolean;
+  /** Another OS user to run as (the data directory is given to it). */
+  readonly runAs?: { readonly uid: number; readonly gid: number };
 }
 
 /** The built control plane (`npm test` builds first) as a real process on a real port. */
@@ -60,7 +64,9 @@ export async function startControlPlane(
 ): Promise<ControlPlaneProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'berth-cp-')));
-  const database = options.databaseUrl ? undefined : await createTestDatabase('cp');
+  if (options.runAs) await chown(dataDir, options.runAs.uid, options.runAs.gid);
+  const database =
+    options.databaseUrl || options.embeddedDatabase ? undefined : await createTestDatabase('cp');
   const databaseUrl = options.databaseUrl ?? database?.url ?? '';
   const base = 20_000 + Math.floor(Math.random() * 90) * 100;
   const child = spawn(process.execPath, [CONTROL_PLANE_MAIN], {
@@ -73,9 +79,14 @@ export async function startControlPlane(
       BERTH_CONTROL_PLANE_PORT: String(port),
       BERTH_HOST: '127.0.0.1',
       BERTH_DEPLOYMENT_PORTS: `${base}-${base + 99}`,
+      // Tests deploy from local git repositories, and the service PostgreSQL trusts everyone.
+      BERTH_ALLOW_LOCAL_SOURCES: 'true',
+      BERTH_ALLOW_UNSEALED_TENANTS: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    uid: options.runAs?.uid,
+    gid: options.runAs?.gid,
   });
   let output = '';
   const collect = (chunk: Buffer): void => {
@@ -88,7 +99,8 @@ export async function startControlPlane(
   const exited = (): Promise<unknown> =>
     child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   const removeState = async (): Promise<void> => {
-    await dropDeploymentDatabases(databaseUrl);
+    // An embedded cluster goes with the data directory.
+    if (databaseUrl) await dropDeploymentDatabases(databaseUrl);
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   };
@@ -168,7 +180,10 @@ async function dropDeploymentDatabases(databaseUrl: string): Promise<void> {
       "select substring(stream_id from 12) as id from es_streams where stream_id like 'deployment-%'",
     );
     for (const { id } of rows) {
-      await dropDatabase(databaseUrl, `berth_deployment_${id.replace(/-/g, '')}`);
+      const name = `berth_deployment_${id.replace(/-/g, '')}`;
+      await dropDatabase(databaseUrl, name);
+      // The deployment's role has the database's name.
+      await client.query(`drop role if exists ${client.escapeIdentifier(name)}`);
     }
   } finally {
     await client.end();

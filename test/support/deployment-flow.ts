@@ -91,12 +91,15 @@ export async function waitForRevision(
   deploymentId: string,
   revisionId: string,
   timeoutMs = 120_000,
+  key: string = cp.apiKey,
 ): Promise<Revision> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await cp.api<Revision>(
       'GET',
       `/v2/deployments/${deploymentId}/revisions/${revisionId}`,
+      undefined,
+      key,
     );
     if (FINAL.has(body.status)) return body;
     if (Date.now() > deadline) {

@@ -36,4 +36,19 @@ describe('parseAssignment', () => {
   it('refuses a line that is not JSON', () => {
     expect(() => parseAssignment('not json')).toThrow(SyntaxError);
   });
+
+  it('reads the OS user and group to run as, when given', () => {
+    expect(parseAssignment('{"env":{},"identity":{"uid":600001,"gid":600002}}')).toEqual({
+      env: {},
+      identity: { uid: 600001, gid: 600002 },
+    });
+    expect(parseAssignment('{"env":{}}').identity).toBeUndefined();
+  });
+
+  it.each(['{"uid":0,"gid":600002}', '{"uid":600001}', '{"uid":"600001","gid":1}', '[]'])(
+    'refuses the identity %s (never root, never partial)',
+    (identity) => {
+      expect(() => parseAssignment(`{"env":{},"identity":${identity}}`)).toThrow(/identity/);
+    },
+  );
 });

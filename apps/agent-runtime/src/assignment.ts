@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 
-/** What a spare runtime is told when it is put to work: the environment to run with. */
-export type Assignment = { env: Record<string, string> };
+/** The OS user and group a runtime drops to before it loads the application. */
+export type RuntimeIdentity = { uid: number; gid: number };
+
+/** What a spare runtime is told when it is put to work: the environment, and whom to run as. */
+export type Assignment = { env: Record<string, string>; identity?: RuntimeIdentity };
 
 const MAX_LINE_BYTES = 1024 * 1024;
 
@@ -59,5 +62,29 @@ export function parseAssignment(line: string): Assignment {
   if (entries.some(([, value]) => typeof value !== 'string')) {
     throw new Error('Every value of the assignment env must be a string');
   }
-  return { env: Object.fromEntries(entries) as Record<string, string> };
+  const identity = identityOf((parsed as { identity?: unknown }).identity);
+  return { env: Object.fromEntries(entries) as Record<string, string>, identity };
+}
+
+function identityOf(value: unknown): RuntimeIdentity | undefined {
+  if (value === undefined || value === null) return undefined;
+  const { uid, gid } = value as { uid?: unknown; gid?: unknown };
+  const valid = (id: unknown): id is number => Number.isInteger(id) && (id as number) > 0;
+  if (!valid(uid) || !valid(gid)) {
+    throw new Error('The assignment identity must be {"uid": n, "gid": n} with positive integers');
+  }
+  return { uid, gid };
+}
+
+/**
+ * Becomes the given user and group, with no supplementary groups, for good: what the
+ * application's code does afterwards has only that user's rights.
+ */
+export function dropPrivileges(identity: RuntimeIdentity): void {
+  process.setgroups?.([]);
+  process.setgid?.(identity.gid);
+  process.setuid?.(identity.uid);
+  if (process.getuid?.() !== identity.uid || process.getgid?.() !== identity.gid) {
+    throw new Error(`Could not run as uid ${identity.uid} gid ${identity.gid}`);
+  }
 }

@@ -23,7 +23,7 @@ import { RunSignals } from './runs/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
 import { isSpare, loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
-import { awaitAssignment } from './assignment.js';
+import { awaitAssignment, dropPrivileges } from './assignment.js';
 import { RuntimeModule } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     // application, its port, its secrets) arrives on stdin when a deployment takes this process.
     const assignment = await awaitAssignment(process.stdin);
     if (!assignment) process.exit(0);
+    if (assignment.identity) dropPrivileges(assignment.identity);
     Object.assign(process.env, assignment.env);
   }
   const config = loadRuntimeConfig();

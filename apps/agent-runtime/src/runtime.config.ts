@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   ConfigError,
+  envBoolean,
   envInteger,
   envText as text,
   PORT_RANGE,
@@ -139,13 +140,6 @@ function apiKeysOf(env: Environment): ApiKeys {
     }
   });
   return { kind: 'sha256', digests: [...new Set(list)] };
-}
-
-function envBoolean(name: string, value: string | undefined): boolean {
-  const raw = text(value);
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function tracingOf(env: Environment): TracingConfig | undefined {

@@ -22,6 +22,8 @@ describe('loadControlPlaneConfig', () => {
       deploymentPorts: { min: 8200, max: 8999 },
       publicUrl: undefined,
       localListener: true,
+      allowLocalSources: false,
+      allowUnsealedTenants: false,
     });
   });
 
@@ -63,7 +65,20 @@ describe('loadControlPlaneConfig', () => {
       deploymentPorts: { min: 8200, max: 8999 },
       publicUrl: undefined,
       localListener: true,
+      allowLocalSources: false,
+      allowUnsealedTenants: false,
     });
+  });
+
+  it('reads the two opt-ins that loosen isolation, and refuses what is not true or false', () => {
+    const config = loadControlPlaneConfig({
+      BERTH_ALLOW_LOCAL_SOURCES: 'true',
+      BERTH_ALLOW_UNSEALED_TENANTS: ' true ',
+    });
+    expect(config).toMatchObject({ allowLocalSources: true, allowUnsealedTenants: true });
+    expect(() => loadControlPlaneConfig({ BERTH_ALLOW_LOCAL_SOURCES: 'yes' })).toThrow(
+      /BERTH_ALLOW_LOCAL_SOURCES must be true or false/,
+    );
   });
 
   it('resolves a relative data directory to an absolute path', () => {

@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { ConfigError, envInteger, envText, PORT_RANGE, type Environment } from '#libs/config';
+import {
+  ConfigError,
+  envBoolean,
+  envInteger,
+  envText,
+  PORT_RANGE,
+  type Environment,
+} from '#libs/config';
 
 export { ConfigError };
 
@@ -29,6 +36,10 @@ export interface ControlPlaneConfig {
   readonly publicUrl: string | undefined;
   /** Whether this process runs the built-in local listener. */
   readonly localListener: boolean;
+  /** Whether git sources may be local paths or file:// URLs (they read the platform's disk). */
+  readonly allowLocalSources: boolean;
+  /** Whether a second tenant's keys are accepted when tenants cannot be sealed from each other. */
+  readonly allowUnsealedTenants: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -96,5 +107,10 @@ export function loadControlPlaneConfig(env: Environment = process.env): ControlP
     deploymentPorts: portRange(envText(env.BERTH_DEPLOYMENT_PORTS)),
     publicUrl: envText(env.BERTH_PUBLIC_URL)?.replace(/\/+$/, ''),
     localListener: envText(env.BERTH_LOCAL_LISTENER) !== 'false',
+    allowLocalSources: envBoolean('BERTH_ALLOW_LOCAL_SOURCES', env.BERTH_ALLOW_LOCAL_SOURCES),
+    allowUnsealedTenants: envBoolean(
+      'BERTH_ALLOW_UNSEALED_TENANTS',
+      env.BERTH_ALLOW_UNSEALED_TENANTS,
+    ),
   };
 }

@@ -62,8 +62,10 @@ async function main(): Promise<void> {
         builder: new SourceBuilder(
           buildsDirectory(config),
           new CommandRegistry(join(config.dataDir, 'run', 'commands')),
+          config.allowLocalSources,
         ),
         tenants: resources.tenants,
+        sandbox: resources.sandbox,
         tracing: resources.tracingTokens,
         onError,
         onInfo: (message) => {
@@ -76,6 +78,8 @@ async function main(): Promise<void> {
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
   console.log(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
+  const sealing = describeSealing(resources.sandbox.gaps, resources.refusedTenants);
+  if (sealing) logger.warn(sealing);
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -89,6 +93,16 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', (signal) => void stop(signal));
   process.once('SIGTERM', (signal) => void stop(signal));
+}
+
+/** Said once at start when tenants are not sealed from each other, with what follows from it. */
+function describeSealing(gaps: readonly string[], refused: readonly string[]): string | undefined {
+  if (gaps.length === 0) return undefined;
+  const consequence =
+    refused.length > 0
+      ? `The keys of tenant(s) ${refused.join(', ')} are refused (403); set BERTH_ALLOW_UNSEALED_TENANTS=true to accept them.`
+      : 'Every configured tenant is served (one tenant only, or BERTH_ALLOW_UNSEALED_TENANTS=true).';
+  return `Tenants are not sealed from each other here: ${gaps.join('; ')}. ${consequence}`;
 }
 
 main().catch((error: unknown) => {

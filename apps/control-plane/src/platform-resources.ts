@@ -9,6 +9,8 @@ import { deriveKey, loadMasterKey } from './secrets/master-key.js';
 import { SECRET_VAULT_MIGRATIONS, SecretVault } from './secrets/secret-vault.js';
 import { STREAM_CATALOG_MIGRATIONS } from './stream-catalog/stream-catalog.migrations.js';
 import { streamCatalogProjection } from './stream-catalog/stream-catalog.projection.js';
+import { OS_IDENTITY_MIGRATIONS } from './isolation/os-identities.js';
+import { TenantSandbox } from './isolation/tenant-sandbox.js';
 import { TenantDirectory } from './tenancy/tenant-directory.js';
 import { TRACING_MIGRATIONS } from './tracing/tracing.entities.js';
 import { tracingProjectsProjection } from './tracing/tracing-projects.projection.js';
@@ -29,6 +31,9 @@ export type PlatformResources = Persistence & {
   readonly uploads: UploadStore;
   readonly tracingTokens: TracingTokens;
   readonly tenants: TenantDirectory;
+  readonly sandbox: TenantSandbox;
+  /** Tenants whose keys are refused because tenants cannot be sealed here (see TenantSandbox). */
+  readonly refusedTenants: readonly string[];
 };
 
 export interface OpenOptions {
@@ -49,19 +54,31 @@ export async function openPlatformResources(
       ...LISTENER_MIGRATIONS,
       ...TRACING_MIGRATIONS,
       ...SECRET_VAULT_MIGRATIONS,
+      ...OS_IDENTITY_MIGRATIONS,
     ],
     projections: PROJECTIONS,
     onError: options.onError,
   });
   try {
     const masterKey = await loadMasterKey(config.secretsKey, config.dataDir);
+    const sandbox = await TenantSandbox.open({
+      dataDir: config.dataDir,
+      buildsDir: buildsDirectory(config),
+      pool: persistence.pool,
+      serverUrl: persistence.database.url,
+      platformUrl: persistence.database.url,
+      roleKey: deriveKey(masterKey, 'database-role'),
+    });
+    const refusedTenants = refusedTenantsOf(config, sandbox);
     return {
       ...persistence,
       config,
       vault: new SecretVault(persistence.pool, masterKey),
       uploads: new UploadStore(config.dataDir, deriveKey(masterKey, 'upload-url')),
       tracingTokens: new TracingTokens(deriveKey(masterKey, 'tracing-token')),
-      tenants: new TenantDirectory(config.tenantKeys),
+      tenants: new TenantDirectory(config.tenantKeys, refusedTenants),
+      sandbox,
+      refusedTenants,
     };
   } catch (error) {
     await persistence.close();
@@ -71,3 +88,10 @@ export async function openPlatformResources(
 
 export const buildsDirectory = (config: ControlPlaneConfig): string =>
   join(config.dataDir, 'builds');
+
+/** Unless the operator accepts it, an unsealed Berth serves the first tenant configured only. */
+function refusedTenantsOf(config: ControlPlaneConfig, sandbox: TenantSandbox): string[] {
+  if (sandbox.sealed || config.allowUnsealedTenants) return [];
+  const tenants = [...new Set(config.tenantKeys.map((entry) => entry.tenantId))];
+  return tenants.slice(1);
+}

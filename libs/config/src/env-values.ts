@@ -26,3 +26,11 @@ export function envInteger(
 }
 
 export const PORT_RANGE = { min: 1, max: 65535 } as const;
+
+/** `true` or `false`; unset is false. */
+export function envBoolean(name: string, value: string | undefined): boolean {
+  const raw = envText(value);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}

@@ -37,7 +37,11 @@ async function databaseExists(client: pg.Client, name: string): Promise<boolean>
   return (result.rowCount ?? 0) > 0;
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One connection for one piece of work, closed afterwards whatever happens. */
+export async function withClient<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   // An 'error' event without a listener would crash the process; the failing query reports it.
   client.on('error', () => undefined);

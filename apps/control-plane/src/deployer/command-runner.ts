@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { OsIdentity } from '../isolation/os-identities.js';
 import type { CommandRegistry } from './command-registry.js';
 
 export type CommandOutcome = { ok: true } | { ok: false; reason: string };
@@ -12,6 +13,8 @@ export interface CommandOptions {
   readonly signal?: AbortSignal;
   /** Where the command's process group is recorded while it runs. */
   readonly registry?: CommandRegistry;
+  /** The OS user and group to run as (with no supplementary groups and umask 007). */
+  readonly identity?: OsIdentity;
 }
 
 /**
@@ -20,9 +23,12 @@ export interface CommandOptions {
  */
 export function runCommand(command: string, options: CommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], {
+    const script = options.identity ? `umask 007\n${command}` : command;
+    const child = spawn('/bin/sh', ['-c', script], {
       cwd: options.cwd,
       env: options.env,
+      uid: options.identity?.uid,
+      gid: options.identity?.gid,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

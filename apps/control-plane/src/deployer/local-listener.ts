@@ -6,6 +6,7 @@ import { DEPLOYMENT_STREAM_PREFIX } from '../deployments/deployment.events.js';
 import type { DeploymentState } from '../deployments/deployment.state.js';
 import { isBuildable } from '../deployments/deployment-rules.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
+import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';
 import type { UploadStore } from '../uploads/upload-store.js';
@@ -32,6 +33,8 @@ export interface LocalListenerDeps {
   readonly uploads: UploadStore;
   readonly builder: SourceBuilder;
   readonly tenants: TenantDirectory;
+  /** The OS users and database roles that deployments run as. */
+  readonly sandbox: TenantSandbox;
   readonly tracing: TracingTokens;
   readonly onError: (error: unknown) => void;
   /** The operator's log: where each revision's runtime listens, and the like. */
@@ -230,6 +233,7 @@ export class LocalListener {
     if (port !== null) this.assignedPorts.delete(port);
     // By its name, not the recorded one: a delete may come between its creation and the record.
     await dropDatabase(this.deps.serverUrl, deploymentDatabaseName(deploymentId));
+    await this.deps.sandbox.forget(deploymentId);
     await this.deps.builder.removeDeployment(deploymentId);
     await this.deps.uploads.removeDeployment(deploymentId);
     await this.deps.vault.forget(deploymentId);

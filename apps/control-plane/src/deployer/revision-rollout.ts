@@ -1,4 +1,3 @@
-import { withDatabase } from '#libs/database';
 import type { EventStore } from '#libs/event-store';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import {
@@ -8,6 +7,7 @@ import {
 } from '../deployments/deployment.state.js';
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import type { PlainSecret, SecretVault } from '../secrets/secret-vault.js';
+import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';
 import type { UploadStore } from '../uploads/upload-store.js';
@@ -30,6 +30,7 @@ export interface RolloutDeps {
   readonly uploads: UploadStore;
   readonly builder: SourceBuilder;
   readonly tenants: TenantDirectory;
+  readonly sandbox: TenantSandbox;
   readonly tracing: TracingTokens;
   readonly writer: DeploymentWriter;
   readonly runtimes: DeploymentRuntimes;
@@ -87,8 +88,12 @@ export class RevisionRollout {
     revisionId: string,
     secrets: readonly PlainSecret[],
   ): RevisionLogWriter {
+    const databasePassword = this.deps.sandbox.databasePasswordOf(deploymentId);
     return new RevisionLogWriter(this.deps.store, revisionId, {
-      secretValues: secrets.map((secret) => secret.value),
+      secretValues: [
+        ...secrets.map((secret) => secret.value),
+        ...(databasePassword ? [databasePassword] : []),
+      ],
       hostDetails: new HostDetails(
         this.deps.builder.sourceDir(deploymentId, revisionId),
         [this.deps.config.dataDir, PLATFORM_ROOT],
@@ -145,6 +150,7 @@ export class RevisionRollout {
         installCommand: state.source_config.install_command,
         buildCommand: state.source_config.build_command,
         cacheScope: state.tenant_id ?? 'unknown',
+        identity: await this.deps.sandbox.identityOf(deploymentId, state.tenant_id ?? 'unknown'),
       },
       (line) => {
         log.write('build', line);
@@ -228,13 +234,14 @@ export class RevisionRollout {
     secrets: readonly PlainSecret[],
     log: RevisionLogWriter,
   ): Promise<RuntimeProcess> {
-    const { config, builder, tenants, tracing } = this.deps;
+    const { config, builder, tenants, tracing, sandbox } = this.deps;
     const port = await ephemeralPort('127.0.0.1');
     const projectId = state.tracing_project_id ?? '';
     const env: Record<string, string> = {};
     for (const secret of secrets) env[secret.name] = secret.value;
     Object.assign(env, {
-      DATABASE_URL: withDatabase(this.deps.serverUrl, state.database ?? ''),
+      DATABASE_URL: await sandbox.databaseUrlOf(deploymentId, state.database ?? ''),
+      HOME: builder.homeDir(deploymentId),
       BERTH_DATA_DIR: builder.revisionDir(deploymentId, revision.revision_id),
       BERTH_GRAPH_CONFIG: builder.graphConfigFile(
         deploymentId,
@@ -256,6 +263,7 @@ export class RevisionRollout {
       revisionId: revision.revision_id,
       port,
       env,
+      identity: await sandbox.identityOf(deploymentId, state.tenant_id ?? 'unknown'),
       onLine: (line) => {
         log.write('deploy', line);
       },

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { OsIdentity } from '../isolation/os-identities.js';
 
 /** The agent runtime's built entry point, beside the control plane's in dist/. */
-const RUNTIME_SCRIPT = fileURLToPath(
+export const RUNTIME_SCRIPT = fileURLToPath(
   new URL('../../../agent-runtime/src/main.js', import.meta.url),
 );
 const STOP_GRACE_MS = 15_000;
@@ -15,6 +16,8 @@ export type RuntimeLaunch = {
   readonly port: number;
   /** What the runtime needs beyond the base environment: its application, port, secrets. */
   readonly env: Readonly<Record<string, string>>;
+  /** The OS user and group the runtime drops to before it loads the application. */
+  readonly identity: OsIdentity | undefined;
   readonly onLine: (line: string) => void;
 };
 
@@ -44,6 +47,8 @@ export class RuntimeProcess {
     this.child = spawn(process.execPath, [RUNTIME_SCRIPT], {
       env: { ...baseEnvironment(), BERTH_AWAIT_ASSIGNMENT: 'true', BERTH_EXIT_WITH_PARENT: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own: what the application starts is ended with it.
+      detached: true,
     });
     this.child.stdin?.on('error', () => undefined);
     for (const stream of [this.child.stdout, this.child.stderr]) {
@@ -56,6 +61,7 @@ export class RuntimeProcess {
       if (this.child.exitCode !== null) resolve();
       else
         this.child.once('exit', () => {
+          this.killGroup();
           resolve();
         });
     });
@@ -66,7 +72,7 @@ export class RuntimeProcess {
     if (this.assigned) throw new Error('This runtime process already serves a revision');
     this.assigned = launch;
     for (const line of this.early.splice(0)) launch.onLine(line);
-    this.child.stdin?.write(`${JSON.stringify({ env: launch.env })}\n`);
+    this.child.stdin?.write(`${JSON.stringify({ env: launch.env, identity: launch.identity })}\n`);
   }
 
   get revisionId(): string {
@@ -110,6 +116,16 @@ export class RuntimeProcess {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
+    this.killGroup();
+  }
+
+  /** Whatever the application left running in the runtime's process group. */
+  private killGroup(): void {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // The group is empty.
+    }
   }
 
   private get launch(): RuntimeLaunch {

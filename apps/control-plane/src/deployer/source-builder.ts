@@ -1,9 +1,24 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { access, mkdir, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  chown,
+  lchown,
+  lstat,
+  mkdir,
+  readdir,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { promisify } from 'node:util';
 import { extractArchive } from '#libs/source-archive';
+import { isLocalGitSource, REMOTE_GIT_PROTOCOLS } from '../isolation/git-source-policy.js';
+import type { OsIdentity } from '../isolation/os-identities.js';
 import type { CommandRegistry } from './command-registry.js';
 import { runCommand } from './command-runner.js';
 import { planInstall } from './install-plan.js';
@@ -27,18 +42,30 @@ export type BuildSpec = {
   readonly buildCommand: string | null;
   /** Installed dependencies are shared only within this scope (a tenant). */
   readonly cacheScope: string;
+  /** The OS user and group the commands run as; undefined where privileges cannot be dropped. */
+  readonly identity: OsIdentity | undefined;
+};
+
+/** Where a build's commands run, as whom, and with which home and package cache. */
+type CommandContext = {
+  readonly identity: OsIdentity | undefined;
+  readonly env: Record<string, string>;
 };
 
 export type BuildResult =
   { ok: true; commitSha: string | undefined } | { ok: false; reason: string };
 
-/** What build commands see of the environment: enough to run, nothing of the platform's. */
-function buildEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { CI: 'true', NODE_ENV: 'development' };
-  for (const name of ['PATH', 'HOME', 'LANG', 'TZ', 'npm_config_cache', 'npm_config_registry']) {
+/**
+ * What build commands see of the environment: enough to run, nothing of the platform's. When
+ * they run as a user of their own, their home and npm cache are theirs too.
+ */
+function buildEnvironment(home: string, npmCache: string | undefined): Record<string, string> {
+  const env: Record<string, string> = { CI: 'true', NODE_ENV: 'development', HOME: home };
+  for (const name of ['PATH', 'LANG', 'TZ', 'npm_config_cache', 'npm_config_registry']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
+  if (npmCache) env.npm_config_cache = npmCache;
   return env;
 }
 
@@ -52,6 +79,8 @@ export class SourceBuilder {
   constructor(
     private readonly root: string,
     private readonly commands: CommandRegistry,
+    /** Whether git may clone from this machine's disk (BERTH_ALLOW_LOCAL_SOURCES). */
+    private readonly allowLocalSources = false,
   ) {}
 
   /** Ends the commands an earlier control plane left running (see CommandRegistry). */
@@ -61,6 +90,24 @@ export class SourceBuilder {
 
   revisionDir(deploymentId: string, revisionId: string): string {
     return join(this.root, 'deployments', deploymentId, 'revisions', revisionId);
+  }
+
+  /** The home directory of the deployment's commands and runtime. */
+  homeDir(deploymentId: string): string {
+    return join(this.root, 'deployments', deploymentId, 'home');
+  }
+
+  /**
+   * The deployment's directory and home, owned by its OS user (when it has one) and closed to
+   * every other user.
+   */
+  async prepareDeployment(deploymentId: string, identity: OsIdentity | undefined): Promise<void> {
+    const dir = join(this.root, 'deployments', deploymentId);
+    for (const path of [dir, this.homeDir(deploymentId)]) {
+      await mkdir(path, { recursive: true });
+      if (identity) await chown(path, identity.uid, identity.gid);
+      await chmod(path, 0o700);
+    }
   }
 
   sourceDir(deploymentId: string, revisionId: string): string {
@@ -93,8 +140,12 @@ export class SourceBuilder {
   ): Promise<BuildResult> {
     const dir = this.revisionDir(deploymentId, spec.revisionId);
     const source = join(dir, 'source');
+    await this.prepareDeployment(deploymentId, spec.identity);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
+    if (spec.identity)
+      await chownTree(join(this.root, 'deployments', deploymentId, 'revisions'), spec.identity, 1);
+    const context = await this.commandContext(deploymentId, spec);
     try {
       let commitSha: string | undefined;
       if (spec.tarball) {
@@ -103,8 +154,9 @@ export class SourceBuilder {
         log(`Extracting the uploaded source`);
         const { files, bytes } = await extractArchive(spec.tarball, source);
         log(`Extracted ${files} files (${bytes} bytes)`);
+        if (spec.identity) await chownTree(dir, spec.identity);
       } else {
-        commitSha = await this.clone(spec, source, log, signal);
+        commitSha = await this.clone(spec, source, context, log, signal);
       }
       let graphConfig: string;
       try {
@@ -116,13 +168,13 @@ export class SourceBuilder {
           reason: `graph_config_path ${spec.graphConfigPath} is not a file in the source`,
         };
       }
-      const installed = await this.install(source, spec, log, signal);
+      const installed = await this.install(source, spec, context, log, signal);
       if (!installed.ok) return installed;
       if (spec.buildCommand) {
         log(`Running the build command: ${spec.buildCommand}`);
         const built = await runCommand(spec.buildCommand, {
           cwd: dirname(graphConfig),
-          env: buildEnvironment(),
+          ...context,
           timeoutMs: BUILD_TIMEOUT_MS,
           onLine: log,
           signal,
@@ -170,9 +222,51 @@ export class SourceBuilder {
     await rm(join(this.root, 'deployments', deploymentId), { recursive: true, force: true });
   }
 
+  /**
+   * As whom the commands run and with what environment. Run as the deployment's user, they get
+   * the tenant's npm cache, shared by the tenant's deployments (group-writable, as they run with
+   * umask 007) and closed to other tenants.
+   */
+  private async commandContext(deploymentId: string, spec: BuildSpec): Promise<CommandContext> {
+    const home = this.homeDir(deploymentId);
+    if (!spec.identity) return { identity: undefined, env: buildEnvironment(home, undefined) };
+    const npmCache = await this.tenantDir(['cache', 'npm', spec.cacheScope], spec.identity, 0o2770);
+    return { identity: spec.identity, env: buildEnvironment(home, npmCache) };
+  }
+
+  /**
+   * Remote protocols only, unless local sources are allowed; a local repository (owned by
+   * another user than the deployment's, which git would refuse) is then trusted as named, through
+   * a global git configuration of the platform's (git honours safe.directory only there).
+   */
+  private async gitAccess(repoUrl: string): Promise<Record<string, string>> {
+    if (!this.allowLocalSources) return { GIT_ALLOW_PROTOCOL: REMOTE_GIT_PROTOCOLS };
+    const protocols = { GIT_ALLOW_PROTOCOL: `${REMOTE_GIT_PROTOCOLS}:file` };
+    if (!isLocalGitSource(repoUrl)) return protocols;
+    const config = join(this.root, 'local-sources.gitconfig');
+    await writeFile(config, '[safe]\n\tdirectory = *\n', { mode: 0o644 });
+    return { ...protocols, GIT_CONFIG_GLOBAL: config };
+  }
+
+  /** A directory of the tenant's: the platform's, shared with the tenant's group only. */
+  private async tenantDir(
+    path: string[],
+    identity: OsIdentity | undefined,
+    mode: number,
+  ): Promise<string> {
+    const dir = join(this.root, ...path);
+    await mkdir(dir, { recursive: true });
+    if (identity) {
+      await chown(dir, 0, identity.gid);
+      await chmod(dir, mode);
+    }
+    return dir;
+  }
+
   private async clone(
     spec: BuildSpec,
     source: string,
+    context: CommandContext,
     log: (line: string) => void,
     signal: AbortSignal,
   ): Promise<string> {
@@ -184,7 +278,12 @@ export class SourceBuilder {
       `git clone --quiet --depth 1 --branch ${shellQuote(branch)} -- ${shellQuote(spec.repoUrl)} ${shellQuote(source)}`,
       {
         cwd: dirname(source),
-        env: { ...buildEnvironment(), GIT_TERMINAL_PROMPT: '0' },
+        identity: context.identity,
+        env: {
+          ...context.env,
+          GIT_TERMINAL_PROMPT: '0',
+          ...(await this.gitAccess(spec.repoUrl)),
+        },
         timeoutMs: CLONE_TIMEOUT_MS,
         onLine: log,
         signal,
@@ -192,7 +291,11 @@ export class SourceBuilder {
       },
     );
     if (!cloned.ok) throw new Error(cloned.reason);
-    const { stdout } = await run('git', ['-C', source, 'rev-parse', 'HEAD']);
+    const { stdout } = await run('git', ['-C', source, 'rev-parse', 'HEAD'], {
+      uid: context.identity?.uid,
+      gid: context.identity?.gid,
+      env: context.env,
+    });
     const sha = stdout.trim();
     log(`Cloned commit ${sha}`);
     await rm(join(source, '.git'), { recursive: true, force: true });
@@ -202,6 +305,7 @@ export class SourceBuilder {
   private async install(
     source: string,
     spec: BuildSpec,
+    context: CommandContext,
     log: (line: string) => void,
     signal: AbortSignal,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -210,14 +314,12 @@ export class SourceBuilder {
       log(`No install step (${plan.reason})`);
       return { ok: true };
     }
-    const cached = join(
-      this.root,
-      'cache',
-      'dependencies',
-      spec.cacheScope,
-      plan.cacheKey,
-      'node_modules',
+    const scope = await this.tenantDir(
+      ['cache', 'dependencies', spec.cacheScope],
+      spec.identity,
+      0o750,
     );
+    const cached = join(scope, plan.cacheKey, 'node_modules');
     const target = join(source, 'node_modules');
     if (await exists(cached)) {
       await rm(target, { recursive: true, force: true });
@@ -230,7 +332,7 @@ export class SourceBuilder {
     log(`Installing dependencies: ${plan.command} (${plan.reason})`);
     const installed = await runCommand(plan.command, {
       cwd: source,
-      env: buildEnvironment(),
+      ...context,
       timeoutMs: INSTALL_TIMEOUT_MS,
       onLine: log,
       signal,
@@ -248,6 +350,15 @@ export class SourceBuilder {
       await symlink(cached, target, 'dir');
     }
     return { ok: true };
+  }
+}
+
+/** Gives the tree to the deployment's user, down to `depth` levels (symlinks themselves, unfollowed). */
+async function chownTree(target: string, identity: OsIdentity, depth = Infinity): Promise<void> {
+  await lchown(target, identity.uid, identity.gid);
+  if (depth <= 0 || !(await lstat(target)).isDirectory()) return;
+  for (const entry of await readdir(target)) {
+    await chownTree(join(target, entry), identity, depth - 1);
   }
 }
 

@@ -3,7 +3,10 @@ import { DataSource, type Repository } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
 import { badRequest, notFound, ValidationFailedError } from '#libs/http';
 import { ReadModelFreshness } from '#libs/persistence';
+import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
+import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { GitHostIntegrations } from '../integrations/git-host-integrations.js';
+import { checkGitSource } from '../isolation/git-source-policy.js';
 import { ListenerDirectory } from '../listeners/listener-directory.js';
 import { SecretVault, type PlainSecret } from '../secrets/secret-vault.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
@@ -42,6 +45,7 @@ export class DeploymentsService {
     private readonly uploads: UploadStore,
     private readonly listeners: ListenerDirectory,
     @Inject(GitHostIntegrations) private readonly integrations: GitHostIntegrations,
+    @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {
     this.rows = dataSource.getRepository(DeploymentEntity);
   }
@@ -50,6 +54,7 @@ export class DeploymentsService {
     const deploymentId = uuidv7();
     const now = new Date().toISOString();
     const config = body.source_config ?? {};
+    checkGitSource(config.repo_url, this.config.allowLocalSources);
     const command: Extract<DeploymentCommand, { kind: 'create' }> = {
       kind: 'create',
       deployment_id: deploymentId,
@@ -97,6 +102,7 @@ export class DeploymentsService {
     trigger: 'patch' | 'push' = 'patch',
   ): Promise<object> {
     const current = await this.stateOf(caller, deploymentId);
+    checkGitSource(body.source_config?.repo_url, this.config.allowLocalSources);
     const tarball = body.source_revision_config?.source_tarball_path;
     const issued = current.uploads.some((upload) => upload.object_path === tarball);
     const uploaded = tarball && issued && (await this.uploads.exists(tarball));

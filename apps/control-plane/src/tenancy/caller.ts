@@ -9,6 +9,11 @@ declare module 'fastify' {
   }
 }
 
+export const UNSEALED_TENANT_REFUSED =
+  'This Berth cannot seal tenants from each other (its start-up log says why), so it serves ' +
+  "its first tenant only and refuses this tenant's keys. The operator can accept them with " +
+  'BERTH_ALLOW_UNSEALED_TENANTS=true.';
+
 /**
  * Every request but the public ones must carry a tenant's key (x-api-key or a bearer token);
  * the caller it identifies travels with the request. An `X-Tenant-Id` header, when sent, must
@@ -26,11 +31,16 @@ export function identifyCallers(
       await reply.status(401).send({ detail: 'Missing API key: send it in the X-Api-Key header' });
       return reply;
     }
-    const caller = directory.identify(key);
-    if (!caller) {
+    const identified = directory.identify(key);
+    if (!identified) {
       await reply.status(401).send({ detail: 'Invalid API key' });
       return reply;
     }
+    if ('refusedTenant' in identified) {
+      await reply.status(403).send({ detail: UNSEALED_TENANT_REFUSED });
+      return reply;
+    }
+    const { caller } = identified;
     const tenant = request.headers['x-tenant-id'];
     if (typeof tenant === 'string' && tenant.trim().toLowerCase() !== caller.tenant_id) {
       await reply

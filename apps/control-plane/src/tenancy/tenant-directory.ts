@@ -6,28 +6,37 @@ export type Caller = { readonly tenant_id: string; readonly key_id: string };
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** The accepted API keys, held only as digests, and the tenant each acts for. */
-export class TenantDirectory {
-  private readonly entries: readonly { digest: Buffer; caller: Caller }[];
+/** What a presented key is: a caller, a key of a tenant refused here (see TenantSandbox), or none. */
+export type Identification =
+  { readonly caller: Caller } | { readonly refusedTenant: string } | undefined;
 
-  constructor(keys: readonly TenantKey[]) {
+/**
+ * The API keys, held only as digests, and the tenant each acts for. Keys of the tenants in
+ * `refusedTenants` are known but not accepted.
+ */
+export class TenantDirectory {
+  private readonly entries: readonly { digest: Buffer; caller: Caller; refused: boolean }[];
+
+  constructor(keys: readonly TenantKey[], refusedTenants: readonly string[] = []) {
     this.entries = keys.map(({ tenantId, key }) => {
       const digest = sha256(key);
       return {
         digest,
         caller: { tenant_id: tenantId, key_id: `key_${digest.toString('hex').slice(0, 12)}` },
+        refused: refusedTenants.includes(tenantId),
       };
     });
   }
 
   /** Compares against every key in constant time, so timing tells nothing about a near miss. */
-  identify(presented: string): Caller | undefined {
+  identify(presented: string): Identification {
     const digest = sha256(presented);
-    let found: Caller | undefined;
+    let found: (typeof this.entries)[number] | undefined;
     for (const entry of this.entries) {
-      if (timingSafeEqual(entry.digest, digest)) found = entry.caller;
+      if (timingSafeEqual(entry.digest, digest)) found = entry;
     }
-    return found;
+    if (!found) return undefined;
+    return found.refused ? { refusedTenant: found.caller.tenant_id } : { caller: found.caller };
   }
 
   /** SHA-256 digests (hex) of a tenant's keys: what a deployment's runtime checks keys against. */

@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from '@langchain/langgraph-sdk';
+import { packDirectory } from '#libs/source-archive';
+import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  OTHER_TENANT_KEY,
+  startControlPlane,
+  TEST_API_KEY,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import {
+  packExample,
+  revisionLogs,
+  waitForRevision,
+  type Deployment,
+} from '../../support/deployment-flow.js';
+
+jest.setTimeout(300_000);
+
+const PLATFORM_ROOT = resolve('.');
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** Why a tenant's code could not run as another user here, if it could not. */
+async function whyUnsealable(): Promise<string | undefined> {
+  if (process.getuid?.() !== 0)
+    return 'the tests do not run as root, so Berth cannot drop privileges';
+  for (let dir = PLATFORM_ROOT; dir !== dirname(dir); dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o005) !== 0o005) {
+      return `${dir} is not readable by other users, so a runtime dropped to one cannot load Berth`;
+    }
+  }
+  return undefined;
+}
+
+/** What a tenant's code tries: read the platform's files, list other deployments, log in as others. */
+const PROBE = (dataDir: string, otherDeploymentId: string, otherDatabase: string): string => `
+const fs = require('node:fs');
+const { createRequire } = require('node:module');
+const pg = createRequire(${JSON.stringify(join(PLATFORM_ROOT, 'package.json'))})('pg');
+const tryRead = (path) => { try { fs.readFileSync(path); return 'read'; } catch (e) { return e.code; } };
+const tryList = (path) => { try { fs.readdirSync(path); return 'listed'; } catch (e) { return e.code; } };
+async function tryLogin(change) {
+  const url = new URL(process.env.DATABASE_URL);
+  change(url);
+  const client = new pg.Client({ connectionString: url.toString() });
+  client.on('error', () => undefined);
+  try { await client.connect(); return 'connected'; } catch (e) { return e.code || e.message; }
+  finally { await client.end().catch(() => undefined); }
+}
+module.exports = async function probe() {
+  const dataDir = ${JSON.stringify(dataDir)};
+  return {
+    uid: process.getuid(),
+    secretsKey: tryRead(dataDir + '/secrets.key'),
+    postgresPassword: tryRead(dataDir + '/postgres.password'),
+    dataDir: tryList(dataDir),
+    uploads: tryList(dataDir + '/uploads'),
+    otherDeployment: tryList(dataDir + '/builds/deployments/${otherDeploymentId}'),
+    ownDatabase: process.env.DATABASE_URL ? await tryLogin(() => undefined) : 'no DATABASE_URL',
+    otherDatabase: process.env.DATABASE_URL
+      ? await tryLogin((url) => { url.pathname = '/${otherDatabase}'; })
+      : 'no DATABASE_URL',
+    platformDatabase: process.env.DATABASE_URL
+      ? await tryLogin((url) => { url.pathname = '/berth'; })
+      : 'no DATABASE_URL',
+    maintenanceDatabase: process.env.DATABASE_URL
+      ? await tryLogin((url) => { url.pathname = '/postgres'; })
+      : 'no DATABASE_URL',
+    superuser: process.env.DATABASE_URL
+      ? await tryLogin((url) => { url.username = 'postgres'; url.password = 'a-guess'; })
+      : 'no DATABASE_URL',
+  };
+};
+`;
+
+const BUILD_SCRIPT = `require('./probe.cjs')().then((found) => console.log('PROBE ' + JSON.stringify(found)));`;
+
+const PROBE_GRAPH = `import { createRequire } from 'node:module';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+
+const probe = createRequire(import.meta.url)('../probe.cjs');
+const State = Annotation.Root({ found: Annotation<Record<string, unknown>> });
+export const graph = new StateGraph(State)
+  .addNode('probe', async () => ({ found: await probe() }))
+  .addEdge(START, 'probe')
+  .addEdge('probe', END)
+  .compile();
+`;
+
+const EXPECTED_DENIALS = {
+  secretsKey: 'EACCES',
+  postgresPassword: 'EACCES',
+  dataDir: 'EACCES',
+  uploads: 'EACCES',
+  otherDeployment: 'EACCES',
+  ownDatabase: 'connected',
+  // 42501: no CONNECT privilege on the database; 28P01: password authentication failed.
+  otherDatabase: '42501',
+  platformDatabase: '42501',
+  maintenanceDatabase: '42501',
+  superuser: '28P01',
+};
+
+async function deploy(
+  cp: ControlPlaneProcess,
+  key: string,
+  name: string,
+  archive: Buffer,
+  sourceConfig: Record<string, unknown> = {},
+): Promise<{ deployment: Deployment; revision: { id: string; status: string } }> {
+  const created = await cp.api<Deployment>(
+    'POST',
+    '/v2/deployments',
+    {
+      name,
+      source: 'internal_source',
+      source_config: { deployment_type: 'dev', ...sourceConfig },
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+    },
+    key,
+  );
+  expect(created.status).toBe(201);
+  const issued = await cp.api<{ upload_url: string; object_path: string }>(
+    'POST',
+    `/v2/deployments/${created.body.id}/upload-url`,
+    undefined,
+    key,
+  );
+  const put = await fetch(issued.body.upload_url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/gzip' },
+    body: archive,
+  });
+  expect(put.ok).toBe(true);
+  const patched = await cp.api<Deployment>(
+    'PATCH',
+    `/v2/deployments/${created.body.id}`,
+    { source_revision_config: { source_tarball_path: issued.body.object_path } },
+    key,
+  );
+  expect(patched.status).toBe(200);
+  const revision = await waitForRevision(
+    cp,
+    created.body.id,
+    patched.body.latest_revision_id ?? '',
+    120_000,
+    key,
+  );
+  const deployment = await cp.api<Deployment>(
+    'GET',
+    `/v2/deployments/${created.body.id}`,
+    undefined,
+    key,
+  );
+  return { deployment: deployment.body, revision };
+}
+
+const unsealable = await whyUnsealable();
+if (unsealable) console.warn(`Tenant isolation tests skipped: ${unsealable}`);
+const describeWhereSealable = unsealable ? describe.skip : describe;
+
+describeWhereSealable(
+  'tenants sealed from each other on an embedded PostgreSQL, Berth running as root',
+  () => {
+    let cp: ControlPlaneProcess;
+    let app: AppFixture;
+
+    beforeAll(async () => {
+      cp = await startControlPlane({
+        embeddedDatabase: true,
+        env: { BERTH_ALLOW_UNSEALED_TENANTS: 'false', BERTH_ALLOW_LOCAL_SOURCES: 'false' },
+      });
+      app = await exampleAppWithEnvGraph();
+    });
+
+    afterAll(async () => {
+      await cp.dispose();
+      await app.remove();
+    });
+
+    it('starts sealed and accepts both tenants', async () => {
+      expect(cp.output()).not.toContain('not sealed');
+      expect((await cp.api('GET', '/v2/deployments', undefined, OTHER_TENANT_KEY)).status).toBe(
+        200,
+      );
+    });
+
+    it("keeps a tenant's build and runtime from the platform's files, other deployments and other databases", async () => {
+      const other = await deploy(cp, OTHER_TENANT_KEY, 'other-tenant-app', await packExample());
+      expect(other.revision.status).toBe('DEPLOYED');
+
+      const otherDatabase = `berth_deployment_${other.deployment.id.replace(/-/g, '')}`;
+      await writeFile(
+        join(app.dir, 'probe.cjs'),
+        PROBE(cp.dataDir, other.deployment.id, otherDatabase),
+      );
+      await writeFile(join(app.dir, 'build-probe.cjs'), BUILD_SCRIPT);
+      await writeFile(join(app.dir, 'src', 'probe.ts'), PROBE_GRAPH);
+      const config = JSON.parse(await readFile(join(app.dir, 'langgraph.json'), 'utf8')) as {
+        graphs: Record<string, string>;
+      };
+      config.graphs.probe = './src/probe.ts:graph';
+      await writeFile(join(app.dir, 'langgraph.json'), JSON.stringify(config));
+
+      const { archive } = await packDirectory(app.dir);
+      const mine = await deploy(cp, TEST_API_KEY, 'probing-app', archive, {
+        build_command: 'node build-probe.cjs',
+      });
+      expect(mine.revision.status).toBe('DEPLOYED');
+
+      const buildLine = (
+        await revisionLogs(cp, mine.deployment.id, mine.revision.id, 'build')
+      ).find((line) => line.startsWith('PROBE '));
+      const inBuild = JSON.parse(buildLine?.slice('PROBE '.length) ?? '{}') as Record<
+        string,
+        unknown
+      >;
+      // The build has no database of its own to use: it only gets the platform's files refused.
+      expect(inBuild).toMatchObject({
+        secretsKey: 'EACCES',
+        postgresPassword: 'EACCES',
+        dataDir: 'EACCES',
+        uploads: 'EACCES',
+        otherDeployment: 'EACCES',
+        ownDatabase: 'no DATABASE_URL',
+      });
+      expect(inBuild.uid).toBeGreaterThanOrEqual(600_000);
+
+      const client = new Client({
+        apiUrl: mine.deployment.source_config.custom_url ?? '',
+        apiKey: TEST_API_KEY,
+      });
+      const { found } = (await client.runs.wait(null, 'probe', { input: {} })) as {
+        found: Record<string, unknown>;
+      };
+      expect(found).toMatchObject(EXPECTED_DENIALS);
+      expect(found.uid).toBe(inBuild.uid);
+    });
+
+    it('refuses local git sources unless the operator allows them', async () => {
+      const integration = await cp.api<{ integration_id: string }>(
+        'GET',
+        '/v1/integrations/git_host/install',
+      );
+      for (const repoUrl of ['/srv/repos/app', 'file:///srv/repos/app', './app']) {
+        const created = await cp.api<{ detail: string }>('POST', '/v2/deployments', {
+          name: `local-${Date.now()}`,
+          source: 'git_host',
+          source_config: { integration_id: integration.body.integration_id, repo_url: repoUrl },
+          source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+        });
+        expect(created.status).toBe(400);
+        expect(created.body.detail).toContain('BERTH_ALLOW_LOCAL_SOURCES');
+      }
+    });
+  },
+);
+
+// It runs Berth as nobody, which needs root to arrange and Berth readable by others.
+describeWhereSealable('a Berth that cannot drop privileges', () => {
+  let cp: ControlPlaneProcess;
+
+  beforeAll(async () => {
+    cp = await startControlPlane({
+      runAs: NOBODY,
+      env: { BERTH_ALLOW_UNSEALED_TENANTS: 'false' },
+    });
+  });
+
+  afterAll(async () => {
+    await cp.dispose();
+  });
+
+  it("says so once at start and refuses a second tenant's keys, with the way to accept them", async () => {
+    const warnings = cp.output().match(/Tenants are not sealed from each other here/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(cp.output()).toContain('Berth does not run as root');
+    expect((await cp.api('GET', '/v2/deployments')).status).toBe(200);
+    const refused = await cp.api<{ detail: string }>(
+      'GET',
+      '/v2/deployments',
+      undefined,
+      OTHER_TENANT_KEY,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain('BERTH_ALLOW_UNSEALED_TENANTS=true');
+  });
+});
