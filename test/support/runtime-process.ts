@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { resolve } from 'node:path';
 import { freePort } from './free-port.js';
 import { waitForOk } from './wait-for-ok.js';
+import { within } from './within.js';
 
 export const EXAMPLE_GRAPH_CONFIG = resolve('examples/agent/langgraph.json');
 const RUNTIME_MAIN = resolve('dist/apps/agent-runtime/src/main.js');
@@ -16,6 +17,8 @@ export interface RuntimeProcess {
   readonly child: ChildProcess;
   /** What the process printed, for a failing test's message. */
   output(): string;
+  /** Resolves once the process has printed `text` (it may already have). */
+  printed(text: string, timeoutMs?: number): Promise<void>;
   /** SIGTERM and wait. */
   stop(): Promise<void>;
   /** SIGKILL and wait: the process gets no chance to clean up. */
@@ -52,8 +55,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const printedMore = new EventEmitter();
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();
+    printedMore.emit('data');
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -67,6 +72,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
     port,
     child,
     output: () => output,
+    printed: (text, timeoutMs = 10_000) =>
+      within(
+        new Promise<void>((done) => {
+          const check = (): void => {
+            if (!output.includes(text)) return;
+            printedMore.off('data', check);
+            done();
+          };
+          printedMore.on('data', check);
+          check();
+        }),
+        timeoutMs,
+        `The runtime did not print ${JSON.stringify(text)}`,
+      ),
     stop: async () => {
       const done = exited();
       child.kill('SIGTERM');

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '#libs/event-store';
 import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
+import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ReadModelFreshness } from '#libs/persistence';
@@ -49,6 +50,7 @@ export class RuntimeModule {
           useValue: parts.runFinished ?? new NoRunFinishedListener(),
         },
         AssistantsService,
+        AssistantGraphs,
         ThreadsService,
         ThreadStateService,
         ThreadStateUpdates,

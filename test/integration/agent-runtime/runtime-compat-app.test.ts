@@ -48,12 +48,41 @@ describe('a LangGraph.js application with a graph that fails to load', () => {
     expect(result).toEqual({ text: 'hello from env, configured' });
   });
 
+  it("gives the SDK's getLogger() the server's logger, at import and at run time", async () => {
+    expect(runtime.output()).toContain(
+      'info: compat-app: logged graph imported {"graph":"logged"}',
+    );
+    expect(await client.runs.wait(null, 'logged', { input: {} })).toEqual({ text: 'logged' });
+    await runtime.printed('warn: compat-app: logged graph ran {"node":"log"}');
+  });
+
+  it('gives the JSON schemas of a graph whose state is declared with zod', async () => {
+    const schemas = await client.assistants.getSchemas('structured');
+    expect(schemas.graph_id).toBe('structured');
+    expect(schemas.state_schema).toMatchObject({
+      type: 'object',
+      properties: {
+        topic: { type: 'string', description: 'What to summarize' },
+        words: { type: 'integer' },
+        summary: { type: 'string' },
+      },
+    });
+    expect(schemas.input_schema).toMatchObject({ properties: { topic: { type: 'string' } } });
+    expect(schemas.output_schema).toMatchObject({ properties: { summary: { type: 'string' } } });
+  });
+
+  it('answers the structure of an assistant on the failed graph 503 with the reason', async () => {
+    const response = await call('/assistants/broken/graph');
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toContain(BROKEN_REASON);
+  });
+
   it('lists the failed graph with its error in /info, and logs it', async () => {
     const info = (await (await call('/info')).json()) as {
       graphs: string[];
       failed_graphs: Record<string, string>;
     };
-    expect(info.graphs).toEqual(['greeter', 'configured']);
+    expect(info.graphs).toEqual(['greeter', 'configured', 'logged', 'structured']);
     expect(Object.keys(info.failed_graphs)).toEqual(['broken']);
     expect(info.failed_graphs['broken']).toContain(BROKEN_REASON);
     expect(runtime.output()).toContain('graph "broken" is not served');

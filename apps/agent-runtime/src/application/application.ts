@@ -1,5 +1,6 @@
 import type { EventStore } from '#libs/event-store';
 import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
+import { requireServedGraph } from '../common/graph-availability.js';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import {
   GraphConfigError,
@@ -8,6 +9,8 @@ import {
   type GraphConfig,
 } from '../graphs/graph-config.js';
 import { nodeVersionProblem } from '../graphs/node-version.js';
+import { graphSchemas, loadSchemaHelpers, type GraphSchemas } from '../graphs/graph-schemas.js';
+import { logLevelOf, processLogger, registerServerLogger } from '../graphs/server-logger.js';
 import {
   GraphRegistry,
   type CompiledGraphLike,
@@ -25,6 +28,7 @@ export class Application extends GraphCatalog {
   private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
   private readonly served: string[] = [];
   private readonly failed = new Map<string, string>();
+  private readonly schemaHelpers = new Map<string, ReturnType<typeof loadSchemaHelpers>>();
   /** The version of the application's @langchain/langgraph (of its first graph). */
   langgraphVersion = 'unknown';
 
@@ -53,6 +57,7 @@ export class Application extends GraphCatalog {
         : nodeVersionProblem(config.nodeVersion, process.versions.node);
     if (tooOld !== undefined) throw new GraphConfigError(config.configFile, tooOld);
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
+    registerServerLogger(processLogger(logLevelOf(env.LOG_LEVEL)));
     const application = new Application(config, GraphRegistry.fromConfig(config), store);
     for (const graphId of application.registry.graphIds()) {
       try {
@@ -87,12 +92,24 @@ export class Application extends GraphCatalog {
 
   /** The graph for one run (a factory export is called with the run's config), with its checkpointer. */
   async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
+    requireServedGraph(this, graphId);
     const [graph, saver] = await Promise.all([
       this.registry.graph(graphId, config),
       this.saverFor(graphId),
     ]);
     graph.checkpointer = saver;
     return graph;
+  }
+
+  /** The JSON schemas the graph declares (see graph-schemas.ts). */
+  async schemasOf(graphId: string, graph: CompiledGraphLike): Promise<GraphSchemas> {
+    const { packageJson } = (await this.registry.bindings(graphId)).langgraphPackage;
+    let helpers = this.schemaHelpers.get(packageJson);
+    if (!helpers) {
+      helpers = loadSchemaHelpers(packageJson);
+      this.schemaHelpers.set(packageJson, helpers);
+    }
+    return graphSchemas(graph, await helpers);
   }
 
   /** A LangGraph Command built with the application's own class; `goto` items may be Sends. */

@@ -11,7 +11,10 @@ import {
   Query,
 } from '@nestjs/common';
 import { uuidv7 } from '#libs/event-store';
+import { AssistantGraphs } from './assistant-graphs.service.js';
 import {
+  AssistantGraphQueryDto,
+  AssistantSubgraphsQueryDto,
   CreateAssistantDto,
   DeleteAssistantQueryDto,
   ListVersionsDto,
@@ -30,6 +33,7 @@ export class AssistantsController {
   constructor(
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
   ) {}
 
   @Post()
@@ -60,6 +64,42 @@ export class AssistantsController {
   @Get(':assistantId')
   get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
     return this.assistants.get(assistantId);
+  }
+
+  @Get(':assistantId/graph')
+  graph(
+    @Param('assistantId') assistantId: string,
+    @Query() query: AssistantGraphQueryDto,
+  ): Promise<unknown> {
+    const xray =
+      query.xray === undefined
+        ? undefined
+        : /^\d+$/.test(query.xray)
+          ? Number(query.xray)
+          : query.xray === 'true';
+    return this.graphs.drawing(assistantId, xray);
+  }
+
+  @Get(':assistantId/schemas')
+  schemas(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
+    return this.graphs.schemas(assistantId);
+  }
+
+  @Get(':assistantId/subgraphs')
+  subgraphs(
+    @Param('assistantId') assistantId: string,
+    @Query() query: AssistantSubgraphsQueryDto,
+  ): Promise<Record<string, unknown>> {
+    return this.graphs.subgraphs(assistantId, undefined, query.recurse === 'true');
+  }
+
+  @Get(':assistantId/subgraphs/:namespace')
+  subgraphsUnder(
+    @Param('assistantId') assistantId: string,
+    @Param('namespace') namespace: string,
+    @Query() query: AssistantSubgraphsQueryDto,
+  ): Promise<Record<string, unknown>> {
+    return this.graphs.subgraphs(assistantId, namespace, query.recurse === 'true');
   }
 
   @Patch(':assistantId')

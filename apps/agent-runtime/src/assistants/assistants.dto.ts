@@ -8,6 +8,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   Min,
   ValidateIf,
@@ -150,4 +151,17 @@ export class ListVersionsDto extends PageDto {
   @IsOptional()
   @IsObject()
   metadata?: JsonObject;
+}
+
+export class AssistantGraphQueryDto {
+  /** `true`, `false`, or how many levels of subgraphs to draw inside. */
+  @IsOptional()
+  @Matches(/^(true|false|\d{1,3})$/, { message: 'xray must be true, false or a depth (0-999)' })
+  xray?: string;
+}
+
+export class AssistantSubgraphsQueryDto {
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  recurse?: 'true' | 'false';
 }

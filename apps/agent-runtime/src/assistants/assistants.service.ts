@@ -1,4 +1,5 @@
-import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/http';
@@ -44,7 +45,7 @@ export class AssistantsService {
     ifExists: 'raise' | 'do_nothing',
     now: string,
   ): Promise<Record<string, unknown>> {
-    this.requireGraph(graphId);
+    requireServedGraph(this.graphs, graphId);
     const state = await this.execute(assistantId, {
       kind: 'create',
       assistant_id: assistantId,
@@ -75,7 +76,7 @@ export class AssistantsService {
     fields: AssistantFields,
     now: string,
   ): Promise<Record<string, unknown>> {
-    if (fields.graph_id !== undefined) this.requireGraph(fields.graph_id);
+    if (fields.graph_id !== undefined) requireServedGraph(this.graphs, fields.graph_id);
     return this.resource(await this.execute(assistantId, { kind: 'update', fields, now }));
   }
 
@@ -142,7 +143,7 @@ export class AssistantsService {
    * Read from its stream, so an assistant created a moment ago is found on any replica.
    */
   async resolve(assistantIdOrGraph: string): Promise<ResolvedAssistant> {
-    this.refuseFailedGraph(assistantIdOrGraph);
+    refuseFailedGraph(this.graphs, assistantIdOrGraph);
     const assistantId = isUuid(assistantIdOrGraph)
       ? assistantIdOrGraph
       : this.graphs.graphIds().includes(assistantIdOrGraph)
@@ -198,23 +199,6 @@ export class AssistantsService {
     const row = rowOf(state);
     if (!row) throw notFound('Assistant not found');
     return assistantResource(row);
-  }
-
-  /** A graph that failed to load answers 503 with the reason it failed. */
-  private refuseFailedGraph(graphId: string): void {
-    const reason = this.graphs.failedGraphs().get(graphId);
-    if (reason !== undefined) {
-      throw new ServiceUnavailableException(`Graph "${graphId}" failed to load: ${reason}`);
-    }
-  }
-
-  private requireGraph(graphId: string): void {
-    this.refuseFailedGraph(graphId);
-    if (!this.graphs.graphIds().includes(graphId)) {
-      throw notFound(
-        `Graph "${graphId}" not found; this application serves: ${this.graphs.graphIds().join(', ')}`,
-      );
-    }
   }
 }
 
