@@ -24,6 +24,8 @@ import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
 import { isSpare, loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
+import { registerCors } from './http/cors.hook.js';
+import { registerCustomRoutes } from './http/custom-routes.hook.js';
 import { RuntimeModule } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
@@ -56,9 +58,14 @@ async function main(): Promise<void> {
     persistence.eventStore,
     process.env,
   );
+  for (const warning of application.config.warnings) {
+    logger.warn(`${application.config.configFile}: ${warning}`);
+  }
   for (const [graphId, reason] of application.failedGraphs()) {
     logger.error(`graph "${graphId}" is not served: ${reason}`);
   }
+  const customRoutes = await application.customRoutes();
+  if (typeof customRoutes === 'string') logger.error(customRoutes);
   const signals = new RunSignals();
   const queue = new RunQueue(persistence.pool, (runId) =>
     runHasFinished(persistence.eventStore, runId),
@@ -83,11 +90,11 @@ async function main(): Promise<void> {
   );
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());
-  registerJsonInput(app.getHttpAdapter().getInstance());
-  requireApiKey(app.getHttpAdapter().getInstance(), {
-    accepts: keyAcceptor(config.apiKeys),
-    publicPaths: ['/ok'],
-  });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonInput(fastify);
+  registerCors(fastify, application.config.http?.cors);
+  requireApiKey(fastify, { accepts: keyAcceptor(config.apiKeys), publicPaths: ['/ok'] });
+  registerCustomRoutes(fastify, customRoutes, application.config.http?.disabled ?? new Set());
   await app.init();
   await app.get(AssistantsService).ensureDefaults(new Date().toISOString());
 

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from './domain-error.js';
@@ -46,9 +46,12 @@ export async function sendSse(
   records: AsyncIterable<SseRecord>,
   options: SseOptions,
 ): Promise<void> {
+  // Headers set before the stream (by hooks: CORS) go out with it.
+  const earlier = reply.getHeaders() as OutgoingHttpHeaders;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
+    ...earlier,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',

@@ -101,6 +101,25 @@ export class Application extends GraphCatalog {
     return graph;
   }
 
+  /**
+   * The application's own HTTP routes (`http.app`): a Hono app, or anything with `fetch(request)`.
+   * Undefined without `http.app`; a string saying why when it cannot be loaded.
+   */
+  async customRoutes(): Promise<CustomRoutes | string | undefined> {
+    const spec = this.config.http?.app;
+    if (!spec) return undefined;
+    try {
+      const exported = await this.registry.importExport(spec.file, spec.exportName);
+      const app = (await exported) as Partial<CustomRoutes> | null;
+      if (typeof app?.fetch !== 'function') {
+        return `http.app: export "${spec.exportName}" of ${spec.file} is not an app with fetch() (a Hono app)`;
+      }
+      return app as CustomRoutes;
+    } catch (error) {
+      return `http.app: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   /** The JSON schemas the graph declares (see graph-schemas.ts). */
   async schemasOf(graphId: string, graph: CompiledGraphLike): Promise<GraphSchemas> {
     const { packageJson } = (await this.registry.bindings(graphId)).langgraphPackage;
@@ -147,6 +166,11 @@ export class Application extends GraphCatalog {
     }
     return saver;
   }
+}
+
+/** The application's own routes, as a fetch handler (what a Hono app is). */
+export interface CustomRoutes {
+  fetch(request: Request): Response | Promise<Response>;
 }
 
 /** `{node, input}` items of `goto` become Sends, as the reference server does. */

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { parseHttpSection, type HttpSection } from './graph-config-http.js';
+import { unreadKeyWarnings } from './graph-config-keys.js';
 
 /** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
 export class GraphConfigError extends Error {
@@ -39,6 +41,10 @@ export interface GraphConfig {
   readonly dependencies: readonly string[];
   /** `node_version`, when given. */
   readonly nodeVersion?: string;
+  /** `http`, when given. */
+  readonly http?: HttpSection;
+  /** Keys and values read but not applied, each said once in the log. */
+  readonly warnings: readonly string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -164,10 +170,15 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     fail('"node_version" must be a string');
   }
 
+  const warnings = unreadKeyWarnings(json);
+  const http = parseHttpSection(json['http'], dir, fail, (warning) => warnings.push(warning));
+
   return {
     configFile,
     dir,
     graphs,
+    warnings,
+    ...(http === undefined ? {} : { http }),
     ...(envFile === undefined ? {} : { envFile }),
     ...(env === undefined ? {} : { env }),
     dependencies,

@@ -306,6 +306,17 @@ export class GraphRegistry {
     return this.namespace.import(specifier, parentUrl) as Promise<Record<string, unknown>>;
   }
 
+  /** One export of one of the application's modules, imported as its graphs are (tsx). */
+  async importExport(file: string, exportName: string): Promise<unknown> {
+    const url = pathToFileURL(file).href;
+    const module = await this.import(url, url);
+    if (!(exportName in module)) {
+      const exports = Object.keys(module).sort().join(', ') || 'none';
+      throw new Error(`${file} has no export "${exportName}" (exports: ${exports})`);
+    }
+    return module[exportName];
+  }
+
   private async loadUncached(graphId: string): Promise<LoadedGraph> {
     const spec = this.spec(graphId);
     const url = pathToFileURL(spec.file).href;

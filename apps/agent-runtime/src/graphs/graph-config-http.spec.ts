@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { routeGroupOf } from '../http/custom-routes.hook.js';
+import { parseHttpSection } from './graph-config-http.js';
+import { unreadKeyWarnings } from './graph-config-keys.js';
+
+const fail = (problem: string): never => {
+  throw new Error(problem);
+};
+
+describe('the http section of langgraph.json', () => {
+  it('reads the app, the disabled groups and CORS, warning about what it does not apply', () => {
+    const warnings: string[] = [];
+    const http = parseHttpSection(
+      {
+        app: './src/app.ts:app',
+        disable_threads: true,
+        disable_runs: false,
+        disable_mcp: true,
+        cors: { allow_origins: ['https://a.example'], max_age: 60 },
+        configurable_headers: { includes: [], excludes: [] },
+        shiny: 1,
+      },
+      '/srv/app',
+      fail,
+      (warning) => warnings.push(warning),
+    );
+    expect(http?.app).toEqual({ file: '/srv/app/src/app.ts', exportName: 'app' });
+    expect([...(http?.disabled ?? [])]).toEqual(['threads']);
+    expect(http?.cors).toEqual({ allowOrigins: ['https://a.example'], maxAge: 60 });
+    expect(warnings).toEqual([
+      '"http.configurable_headers" is not supported by Berth yet: it is ignored',
+      '"http.shiny" is not a key Berth knows: it is ignored',
+    ]);
+  });
+
+  it('takes the default export when the app names none', () => {
+    expect(parseHttpSection({ app: 'app.mjs' }, '/a', fail, () => undefined)?.app).toEqual({
+      file: '/a/app.mjs',
+      exportName: 'default',
+    });
+  });
+
+  it.each([
+    [{ disable_threads: 'yes' }, /disable_threads" must be true or false/],
+    [{ app: 3 }, /"http.app" must be/],
+    [{ cors: { allow_origins: 'https://a.example' } }, /allow_origins" must be an array/],
+    [{ cors: { allow_origin_regex: '(' } }, /not a valid regular expression/],
+    [{ cors: { max_age: -1 } }, /max_age" must be a whole number/],
+    ['on', /"http" must be an object/],
+  ])('refuses %j', (raw, problem) => {
+    expect(() => parseHttpSection(raw, '/a', fail, () => undefined)).toThrow(problem);
+  });
+
+  it('warns about each top-level key it does not read, by kind', () => {
+    expect(
+      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', auth: {}, foo: 1 }),
+    ).toEqual([
+      '"base_image" shapes a container image, which Berth does not build: it is ignored',
+      expect.stringMatching(/^"auth": custom authentication is not applied yet/),
+      '"foo" is not a key Berth knows: it is ignored',
+    ]);
+  });
+});
+
+describe('routeGroupOf', () => {
+  it.each([
+    ['/assistants/search', 'assistants'],
+    ['/threads', 'threads'],
+    ['/threads/t1/state', 'threads'],
+    ['/threads/t1/runs', 'runs'],
+    ['/threads/t1/runs/r1/stream', 'runs'],
+    ['/runs/batch', 'runs'],
+    ['/store/items', 'store'],
+    ['/info', 'meta'],
+    ['/ok', undefined],
+    ['/threadsafe', undefined],
+    ['/hello', undefined],
+  ])('%s belongs to %s', (path, group) => {
+    expect(routeGroupOf(path)).toBe(group);
+  });
+});

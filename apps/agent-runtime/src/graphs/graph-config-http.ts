@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+
+/** The groups of Berth's routes that `http.disable_*` can take away. */
+export const ROUTE_GROUPS = ['assistants', 'threads', 'runs', 'store', 'meta'] as const;
+export type RouteGroup = (typeof ROUTE_GROUPS)[number];
+
+/** `http.cors`: who may call the runtime from a browser. */
+export interface CorsSection {
+  readonly allowOrigins?: readonly string[];
+  readonly allowOriginRegex?: string;
+  readonly allowMethods?: readonly string[];
+  readonly allowHeaders?: readonly string[];
+  readonly allowCredentials?: boolean;
+  readonly exposeHeaders?: readonly string[];
+  readonly maxAge?: number;
+}
+
+/** The `http` section of `langgraph.json`. */
+export interface HttpSection {
+  /** `http.app`: the application's own Hono app, `<file>:<export>` (export `default` when omitted). */
+  readonly app?: { readonly file: string; readonly exportName: string };
+  readonly disabled: ReadonlySet<RouteGroup>;
+  readonly cors?: CorsSection;
+}
+
+/** Keys the server has nothing to disable for (Berth serves no MCP, UI or webhook routes). */
+const NOTHING_TO_DISABLE = ['disable_mcp', 'disable_ui', 'disable_webhooks', 'disable_a2a'];
+/** Keys of the hosted platform's `http` section that Berth does not apply. */
+const NOT_APPLIED = [
+  'enable_custom_route_auth',
+  'configurable_headers',
+  'logging_headers',
+  'middleware_order',
+  'mount_prefix',
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const stringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * Reads `http`; `fail` throws with the problem, `warn` records a key that is not applied.
+ * Relative paths are relative to `dir`.
+ */
+export function parseHttpSection(
+  raw: unknown,
+  dir: string,
+  fail: (problem: string) => never,
+  warn: (warning: string) => void,
+): HttpSection | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRecord(raw)) return fail('"http" must be an object');
+  const disabled = new Set<RouteGroup>();
+  let app: HttpSection['app'];
+  let cors: CorsSection | undefined;
+  for (const [key, value] of Object.entries(raw)) {
+    const group = ROUTE_GROUPS.find((name) => key === `disable_${name}`);
+    if (group) {
+      if (typeof value !== 'boolean') fail(`"http.${key}" must be true or false`);
+      if (value) disabled.add(group);
+    } else if (key === 'app') {
+      if (typeof value !== 'string' || value === '') fail('"http.app" must be "<file>:<export>"');
+      const spec = value;
+      const colon = spec.lastIndexOf(':');
+      const file = colon === -1 ? spec : spec.slice(0, colon);
+      if (file === '') fail(`"http.app" ${spec} has no file before ":"`);
+      app = {
+        file: resolve(dir, file),
+        exportName: colon === -1 ? 'default' : spec.slice(colon + 1) || 'default',
+      };
+    } else if (key === 'cors') {
+      cors = value === null ? undefined : parseCors(value, fail);
+    } else if (NOTHING_TO_DISABLE.includes(key)) {
+      if (typeof value !== 'boolean') fail(`"http.${key}" must be true or false`);
+    } else if (NOT_APPLIED.includes(key)) {
+      warn(`"http.${key}" is not supported by Berth yet: it is ignored`);
+    } else {
+      warn(`"http.${key}" is not a key Berth knows: it is ignored`);
+    }
+  }
+  return { disabled, ...(app ? { app } : {}), ...(cors ? { cors } : {}) };
+}
+
+function parseCors(raw: unknown, fail: (problem: string) => never): CorsSection {
+  if (!isRecord(raw)) return fail('"http.cors" must be an object');
+  const lists = ['allow_origins', 'allow_methods', 'allow_headers', 'expose_headers'] as const;
+  for (const key of lists) {
+    if (raw[key] !== undefined && !stringList(raw[key])) {
+      fail(`"http.cors.${key}" must be an array of strings`);
+    }
+  }
+  const regex = raw['allow_origin_regex'];
+  if (regex !== undefined) {
+    if (typeof regex !== 'string') fail('"http.cors.allow_origin_regex" must be a string');
+    try {
+      new RegExp(regex);
+    } catch {
+      fail(`"http.cors.allow_origin_regex" is not a valid regular expression`);
+    }
+  }
+  const credentials = raw['allow_credentials'];
+  if (credentials !== undefined && typeof credentials !== 'boolean') {
+    fail('"http.cors.allow_credentials" must be true or false');
+  }
+  const maxAge = raw['max_age'];
+  if (maxAge !== undefined && (!Number.isInteger(maxAge) || (maxAge as number) < 0)) {
+    fail('"http.cors.max_age" must be a whole number of seconds');
+  }
+  return {
+    ...(raw['allow_origins'] ? { allowOrigins: raw['allow_origins'] as string[] } : {}),
+    ...(typeof regex === 'string' ? { allowOriginRegex: regex } : {}),
+    ...(raw['allow_methods'] ? { allowMethods: raw['allow_methods'] as string[] } : {}),
+    ...(raw['allow_headers'] ? { allowHeaders: raw['allow_headers'] as string[] } : {}),
+    ...(typeof credentials === 'boolean' ? { allowCredentials: credentials } : {}),
+    ...(raw['expose_headers'] ? { exposeHeaders: raw['expose_headers'] as string[] } : {}),
+    ...(typeof maxAge === 'number' ? { maxAge } : {}),
+  };
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { Client } from '@langchain/langgraph-sdk';
+import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+
+const CUSTOM_ROUTES = resolve('test/fixtures/compat-app/custom-routes.json');
+
+describe("an application's own routes (http.app), http.disable_* and http.cors", () => {
+  let database: TestDatabase;
+  let runtime: RuntimeProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('runtime_custom_routes');
+    runtime = await startRuntime({ databaseUrl: database.url, graphConfig: CUSTOM_ROUTES });
+  }, 90_000);
+  afterAll(async () => {
+    await runtime.stop();
+    await database.drop();
+  });
+
+  const call = (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${runtime.url}${path}`, {
+      ...init,
+      headers: { 'x-api-key': runtime.apiKey, ...(init.headers as Record<string, string>) },
+    });
+
+  it("serves the application's routes beside Berth's, body and headers untouched", async () => {
+    expect(await (await call('/hello')).json()).toEqual({ hello: 'world' });
+    const echoed = await call('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'plain text, not JSON',
+    });
+    expect(echoed.status).toBe(201);
+    expect(echoed.headers.get('x-echoed')).toBe('yes');
+    expect(await echoed.text()).toBe('text/plain: plain text, not JSON');
+    const client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
+    expect(await client.runs.wait(null, 'greeter', { input: {} })).toEqual({
+      text: 'hello from env',
+    });
+  });
+
+  it("keeps Berth's route on a conflict, and the API key on the application's routes", async () => {
+    expect(await (await call('/info')).json()).not.toHaveProperty('shadowed');
+    const anonymous = await fetch(`${runtime.url}/hello`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('hands a disabled group to the application, and answers 404 where it has no route', async () => {
+    expect(await (await call('/threads/abc')).json()).toEqual({ thread_from_app: 'abc' });
+    const created = await call('/threads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(created.status).toBe(404);
+    // The runs of a thread are their own group: still Berth's.
+    expect((await call('/threads/abc/runs')).status).toBe(404);
+    expect(await (await call('/threads/abc/runs')).json()).toEqual({ detail: expect.any(String) });
+  });
+
+  it("passes on the application's own answer when its route throws (Hono's 500)", async () => {
+    const response = await call('/fails');
+    expect(response.status).toBe(500);
+    expect(await (await call('/hello')).json()).toEqual({ hello: 'world' });
+  });
+
+  it('answers preflights for the allowed origin only, before the API key', async () => {
+    const preflight = await fetch(`${runtime.url}/threads/search`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://chat.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://chat.example');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key, content-type');
+    expect(preflight.headers.get('access-control-max-age')).toBe('600');
+    const refused = await fetch(`${runtime.url}/threads/search`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(refused.status).toBe(403);
+    const simple = await call('/hello', { headers: { origin: 'https://chat.example' } });
+    expect(simple.headers.get('access-control-allow-origin')).toBe('https://chat.example');
+    expect(simple.headers.get('access-control-expose-headers')).toContain('content-location');
+  });
+
+  it('warns once about each key it does not apply, naming it', () => {
+    const output = runtime.output();
+    expect(output).toContain('"colour" is not a key Berth knows: it is ignored');
+    expect(output).toContain('"dockerfile_lines" shapes a container image');
+    expect(output).toContain('"http.middleware_order" is not supported by Berth yet');
+    expect(output.match(/"colour" is not a key/g)).toHaveLength(1);
+  });
+});
+
+describe('CORS without an http.cors section', () => {
+  const suite = runtimeSuite('runtime_default_cors');
+
+  it('lets any origin call, streams included, as the JS server does', async () => {
+    const preflight = await fetch(`${suite.runtime.url}/runs/stream`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const stream = await fetch(`${suite.runtime.url}/runs/stream`, {
+      method: 'POST',
+      headers: {
+        origin: 'http://localhost:3000',
+        'x-api-key': suite.runtime.apiKey,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ assistant_id: 'agent', input: { messages: [] } }),
+    });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    expect(stream.headers.get('access-control-allow-origin')).toBe('*');
+    await stream.text();
+  });
+});
