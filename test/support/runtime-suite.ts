@@ -17,12 +17,12 @@ export interface RuntimeSuite {
 export function runtimeSuite(
   label: string,
   callerOptions?: ClientConfig['callerOptions'],
-  env?: Readonly<Record<string, string>>,
+  options: { readonly env?: Readonly<Record<string, string>>; readonly graphConfig?: string } = {},
 ): RuntimeSuite {
   let started: RuntimeSuite | undefined;
   beforeAll(async () => {
     const database = await createTestDatabase(label);
-    const runtime = await startRuntime({ databaseUrl: database.url, env });
+    const runtime = await startRuntime({ databaseUrl: database.url, ...options });
     const client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey, callerOptions });
     started = { database, runtime, client };
   }, 90_000);

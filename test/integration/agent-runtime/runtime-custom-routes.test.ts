@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
-import { Client } from '@langchain/langgraph-sdk';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 const CUSTOM_ROUTES = resolve('test/fixtures/compat-app/custom-routes.json');
 
 describe("an application's own routes (http.app), http.disable_* and http.cors", () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_custom_routes');
-    runtime = await startRuntime({ databaseUrl: database.url, graphConfig: CUSTOM_ROUTES });
-  }, 90_000);
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
+  const suite = runtimeSuite('runtime_custom_routes', undefined, { graphConfig: CUSTOM_ROUTES });
 
   const call = (path: string, init: RequestInit = {}): Promise<Response> =>
-    fetch(`${runtime.url}${path}`, {
+    fetch(`${suite.runtime.url}${path}`, {
       ...init,
-      headers: { 'x-api-key': runtime.apiKey, ...(init.headers as Record<string, string>) },
+      headers: { 'x-api-key': suite.runtime.apiKey, ...(init.headers as Record<string, string>) },
     });
 
   it("serves the application's routes beside Berth's, body and headers untouched", async () => {
@@ -36,15 +23,14 @@ describe("an application's own routes (http.app), http.disable_* and http.cors",
     expect(echoed.status).toBe(201);
     expect(echoed.headers.get('x-echoed')).toBe('yes');
     expect(await echoed.text()).toBe('text/plain: plain text, not JSON');
-    const client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
-    expect(await client.runs.wait(null, 'greeter', { input: {} })).toEqual({
+    expect(await suite.client.runs.wait(null, 'greeter', { input: {} })).toEqual({
       text: 'hello from env',
     });
   });
 
   it("keeps Berth's route on a conflict, and the API key on the application's routes", async () => {
     expect(await (await call('/info')).json()).not.toHaveProperty('shadowed');
-    const anonymous = await fetch(`${runtime.url}/hello`);
+    const anonymous = await fetch(`${suite.runtime.url}/hello`);
     expect(anonymous.status).toBe(401);
   });
 
@@ -68,7 +54,7 @@ describe("an application's own routes (http.app), http.disable_* and http.cors",
   });
 
   it('answers preflights for the allowed origin only, before the API key', async () => {
-    const preflight = await fetch(`${runtime.url}/threads/search`, {
+    const preflight = await fetch(`${suite.runtime.url}/threads/search`, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://chat.example',
@@ -81,7 +67,7 @@ describe("an application's own routes (http.app), http.disable_* and http.cors",
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
     expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key, content-type');
     expect(preflight.headers.get('access-control-max-age')).toBe('600');
-    const refused = await fetch(`${runtime.url}/threads/search`, {
+    const refused = await fetch(`${suite.runtime.url}/threads/search`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
@@ -92,7 +78,7 @@ describe("an application's own routes (http.app), http.disable_* and http.cors",
   });
 
   it('warns once about each key it does not apply, naming it', () => {
-    const output = runtime.output();
+    const output = suite.runtime.output();
     expect(output).toContain('"colour" is not a key Berth knows: it is ignored');
     expect(output).toContain('"dockerfile_lines" shapes a container image');
     expect(output).toContain('"http.middleware_order" is not supported by Berth yet');

@@ -10,9 +10,7 @@ describe('thread TTL: threads left alone past their TTL are deleted by the sweep
   const suite = runtimeSuite(
     'runtime_thread_ttl',
     { maxRetries: 0 },
-    {
-      BERTH_THREAD_SWEEP_SECONDS: '1',
-    },
+    { env: { BERTH_THREAD_SWEEP_SECONDS: '1' } },
   );
 
   async function gone(threadId: string): Promise<boolean> {
