@@ -24,6 +24,7 @@ import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';
 import { isSpare, loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
+import { registerCustomAuthentication } from './auth/request-authentication.hook.js';
 import { registerCors } from './http/cors.hook.js';
 import { registerCustomRoutes } from './http/custom-routes.hook.js';
 import { RuntimeModule } from './runtime.module.js';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     logger.error(`graph "${graphId}" is not served: ${reason}`);
   }
   const customRoutes = await application.customRoutes();
+  const customAuth = await application.customAuth();
   if (typeof customRoutes === 'string') logger.error(customRoutes);
   const signals = new RunSignals();
   const queue = new RunQueue(persistence.pool, (runId) =>
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
       signals,
       runFinished,
       threadSweepSeconds: config.threadSweepSeconds,
+      ...(customAuth ? { customAuth } : {}),
     }),
     new FastifyAdapter(
       serverOptions({ bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
@@ -93,7 +96,9 @@ async function main(): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
-  requireApiKey(fastify, { accepts: keyAcceptor(config.apiKeys), publicPaths: ['/ok'] });
+  const keys = { accepts: keyAcceptor(config.apiKeys), publicPaths: ['/ok'] };
+  if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
+  else requireApiKey(fastify, keys);
   registerCustomRoutes(fastify, customRoutes, application.config.http?.disabled ?? new Set());
   await app.init();
   await app.get(AssistantsService).ensureDefaults(new Date().toISOString());

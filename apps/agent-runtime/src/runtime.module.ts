@@ -1,10 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { EventStore } from '#libs/event-store';
 import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
 import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
+import { AuthorizationInterceptor, CUSTOM_AUTH } from './auth/authorization.interceptor.js';
+import type { CustomAuth } from './auth/custom-auth.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { NoRunFinishedListener, RunFinishedListener } from './runs/run-log.js';
@@ -29,6 +32,8 @@ export interface RuntimeParts {
   /** Told of every run whose outcome the API records (a pending run cancelled). */
   readonly runFinished?: RunFinishedListener;
   readonly threadSweepSeconds: number;
+  /** The application's own authentication (`auth.path`), when it has one. */
+  readonly customAuth?: CustomAuth;
 }
 
 @Module({})
@@ -57,6 +62,8 @@ export class RuntimeModule {
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },
         ThreadExpirySweeper,
         RunsService,
+        { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },
+        { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
       ],
     };
   }

@@ -1,5 +1,6 @@
 import type { EventStore } from '#libs/event-store';
 import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
+import { CustomAuth } from '../auth/custom-auth.js';
 import { requireServedGraph } from '../common/graph-availability.js';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import {
@@ -118,6 +119,31 @@ export class Application extends GraphCatalog {
     } catch (error) {
       return `http.app: ${error instanceof Error ? error.message : String(error)}`;
     }
+  }
+
+  /**
+   * The application's own authentication (`auth.path`), undefined without one. It fails when
+   * `auth.path` cannot be loaded: the runtime must not start open.
+   */
+  async customAuth(): Promise<CustomAuth | undefined> {
+    const spec = this.config.auth;
+    if (!spec) return undefined;
+    const exported = await await this.registry
+      .importExport(spec.file, spec.exportName)
+      .catch((error: unknown) => {
+        throw new GraphConfigError(
+          this.config.configFile,
+          `auth.path: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    const auth = CustomAuth.from(exported);
+    if (!auth) {
+      throw new GraphConfigError(
+        this.config.configFile,
+        `auth.path: export "${spec.exportName}" of ${spec.file} is not an instance of Auth from @langchain/langgraph-sdk/auth`,
+      );
+    }
+    return auth;
   }
 
   /** The JSON schemas the graph declares (see graph-schemas.ts). */

@@ -1,3 +1,4 @@
+import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
   Controller,
@@ -36,6 +37,7 @@ export class AssistantsController {
     @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
   ) {}
 
+  @AuthEvent('assistants:create')
   @Post()
   @HttpCode(200)
   create(@Body() body: CreateAssistantDto): Promise<Record<string, unknown>> {
@@ -49,23 +51,27 @@ export class AssistantsController {
     );
   }
 
+  @AuthEvent('assistants:search', 'search')
   @Post('search')
   @HttpCode(200)
   search(@Body() body: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
     return this.assistants.search(body);
   }
 
+  @AuthEvent('assistants:search', 'count')
   @Post('count')
   @HttpCode(200)
   count(@Body() body: SearchAssistantsDto): Promise<number> {
     return this.assistants.count(body);
   }
 
+  @AuthEvent('assistants:read')
   @Get(':assistantId')
   get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
     return this.assistants.get(assistantId);
   }
 
+  @AuthEvent('assistants:read')
   @Get(':assistantId/graph')
   graph(
     @Param('assistantId') assistantId: string,
@@ -80,11 +86,13 @@ export class AssistantsController {
     return this.graphs.drawing(assistantId, xray);
   }
 
+  @AuthEvent('assistants:read')
   @Get(':assistantId/schemas')
   schemas(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
     return this.graphs.schemas(assistantId);
   }
 
+  @AuthEvent('assistants:read')
   @Get(':assistantId/subgraphs')
   subgraphs(
     @Param('assistantId') assistantId: string,
@@ -93,6 +101,7 @@ export class AssistantsController {
     return this.graphs.subgraphs(assistantId, undefined, query.recurse === 'true');
   }
 
+  @AuthEvent('assistants:read')
   @Get(':assistantId/subgraphs/:namespace')
   subgraphsUnder(
     @Param('assistantId') assistantId: string,
@@ -102,6 +111,7 @@ export class AssistantsController {
     return this.graphs.subgraphs(assistantId, namespace, query.recurse === 'true');
   }
 
+  @AuthEvent('assistants:update')
   @Patch(':assistantId')
   update(
     @Param('assistantId', IdPipe) assistantId: string,
@@ -110,6 +120,7 @@ export class AssistantsController {
     return this.assistants.update(assistantId, body, now());
   }
 
+  @AuthEvent('assistants:delete')
   @Delete(':assistantId')
   @HttpCode(204)
   async delete(
@@ -121,6 +132,7 @@ export class AssistantsController {
       await this.threads.deleteCreatedThrough(assistantId, now());
   }
 
+  @AuthEvent('assistants:update')
   @Post(':assistantId/latest')
   @HttpCode(200)
   setLatest(
@@ -130,6 +142,7 @@ export class AssistantsController {
     return this.assistants.setLatest(assistantId, body.version, now());
   }
 
+  @AuthEvent('assistants:read')
   @Post(':assistantId/versions')
   @HttpCode(200)
   versions(

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { parseHttpSection, type HttpSection } from './graph-config-http.js';
+import { parseAuthSection, parseHttpSection, type HttpSection } from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
 
 /** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
@@ -43,6 +43,8 @@ export interface GraphConfig {
   readonly nodeVersion?: string;
   /** `http`, when given. */
   readonly http?: HttpSection;
+  /** `auth.path`: the application's `Auth` instance, `<file>:<export>`. */
+  readonly auth?: { readonly file: string; readonly exportName: string };
   /** Keys and values read but not applied, each said once in the log. */
   readonly warnings: readonly string[];
 }
@@ -172,6 +174,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
 
   const warnings = unreadKeyWarnings(json);
   const http = parseHttpSection(json['http'], dir, fail, (warning) => warnings.push(warning));
+  const auth = parseAuthSection(json['auth'], dir, fail, (warning) => warnings.push(warning));
 
   return {
     configFile,
@@ -179,6 +182,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     graphs,
     warnings,
     ...(http === undefined ? {} : { http }),
+    ...(auth === undefined ? {} : { auth }),
     ...(envFile === undefined ? {} : { envFile }),
     ...(env === undefined ? {} : { env }),
     dependencies,

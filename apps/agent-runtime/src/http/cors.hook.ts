@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CorsSection } from '../graphs/graph-config-http.js';
+import type { CorsSection } from '../graphs/graph-config-sections.js';
 
 /** What a browser may read of responses by default: paging totals and created resources' URLs. */
 const DEFAULT_EXPOSED = ['content-location', 'x-pagination-total'];

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomRoutes } from '../application/application.js';
-import type { RouteGroup } from '../graphs/graph-config-http.js';
+import type { RouteGroup } from '../graphs/graph-config-sections.js';
+import { webRequestOf } from './web-request.js';
 
 /** Which of Berth's route groups a path belongs to; `/ok` is Berth's own health check, always served. */
 export function routeGroupOf(path: string): RouteGroup | undefined {
@@ -14,20 +15,6 @@ export function routeGroupOf(path: string): RouteGroup | undefined {
   if (under('/store')) return 'store';
   if (path === '/info') return 'meta';
   return undefined;
-}
-
-function webRequestOf(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  const withBody = request.method !== 'GET' && request.method !== 'HEAD';
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
-    method: request.method,
-    headers,
-    ...(withBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' } : {}),
-  });
 }
 
 async function sendWebResponse(reply: FastifyReply, response: Response): Promise<void> {
@@ -78,7 +65,7 @@ export function registerCustomRoutes(
     }
     let response: Response;
     try {
-      response = await custom.fetch(webRequestOf(request));
+      response = await custom.fetch(webRequestOf(request, true));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await reply.status(502).send({ detail: `The application's route failed: ${reason}` });

@@ -1,3 +1,4 @@
+import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
   Controller,
@@ -56,6 +57,7 @@ export class RunsController {
     @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
+  @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs')
   @HttpCode(200)
   async create(
@@ -68,6 +70,7 @@ export class RunsController {
     return run.resource;
   }
 
+  @AuthEvent('threads:create_run')
   @Post('runs')
   @HttpCode(200)
   async createStateless(
@@ -79,6 +82,7 @@ export class RunsController {
     return run.resource;
   }
 
+  @AuthEvent('threads:read')
   @Get('threads/:threadId/runs')
   list(
     @Param('threadId', IdPipe) threadId: string,
@@ -87,6 +91,7 @@ export class RunsController {
     return this.runs.list(threadId, query);
   }
 
+  @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId')
   get(
     @Param('threadId', IdPipe) threadId: string,
@@ -95,6 +100,7 @@ export class RunsController {
     return this.runs.get(threadId, runId);
   }
 
+  @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/join')
   async join(
     @Param('threadId', IdPipe) threadId: string,
@@ -104,6 +110,7 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(runId));
   }
 
+  @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs/wait')
   @HttpCode(200)
   async wait(
@@ -116,6 +123,7 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
   }
 
+  @AuthEvent('threads:create_run')
   @Post('runs/wait')
   @HttpCode(200)
   async waitStateless(
@@ -127,6 +135,7 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
   }
 
+  @AuthEvent('threads:update')
   @Post('threads/:threadId/runs/:runId/cancel')
   async cancel(
     @Param('threadId', IdPipe) threadId: string,
@@ -139,6 +148,7 @@ export class RunsController {
     void reply.status(query.wait ? 204 : 202);
   }
 
+  @AuthEvent('threads:delete')
   @Delete('threads/:threadId/runs/:runId')
   @HttpCode(204)
   async delete(
@@ -148,6 +158,7 @@ export class RunsController {
     await this.runs.delete(threadId, runId, now());
   }
 
+  @AuthEvent('threads:update')
   @Post('runs/cancel')
   @HttpCode(204)
   async cancelMany(
@@ -166,6 +177,7 @@ export class RunsController {
     );
   }
 
+  @AuthEvent('threads:create_run')
   @Post('runs/batch')
   @HttpCode(200)
   async batch(@Body() body: unknown): Promise<Record<string, unknown>[]> {
@@ -176,6 +188,7 @@ export class RunsController {
     return created;
   }
 
+  @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs/stream')
   async stream(
     @Param('threadId', IdPipe) threadId: string,
@@ -186,12 +199,14 @@ export class RunsController {
     await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
   }
 
+  @AuthEvent('threads:create_run')
   @Post('runs/stream')
   async streamStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
     const run = await this.runs.create(null, body, now());
     await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
   }
 
+  @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/stream')
   async joinStream(
     @Param('threadId', IdPipe) threadId: string,

@@ -1,3 +1,4 @@
+import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
   Controller,
@@ -45,6 +46,7 @@ export class ThreadsController {
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
   ) {}
 
+  @AuthEvent('threads:create')
   @Post()
   @HttpCode(200)
   async create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
@@ -64,29 +66,34 @@ export class ThreadsController {
     return this.threads.get(threadId);
   }
 
+  @AuthEvent('threads:search', 'search')
   @Post('search')
   @HttpCode(200)
   search(@Body() body: SearchThreadsDto): Promise<Record<string, unknown>[]> {
     return this.threads.search(body);
   }
 
+  @AuthEvent('threads:search', 'count')
   @Post('count')
   @HttpCode(200)
   count(@Body() body: SearchThreadsDto): Promise<number> {
     return this.threads.count(body);
   }
 
+  @AuthEvent('threads:read')
   @Post(':threadId/copy')
   @HttpCode(200)
   copy(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
     return this.threads.copy(threadId, uuidv7(), now());
   }
 
+  @AuthEvent('threads:read')
   @Get(':threadId')
   get(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
     return this.threads.get(threadId);
   }
 
+  @AuthEvent('threads:update')
   @Patch(':threadId')
   update(
     @Param('threadId', IdPipe) threadId: string,
@@ -95,12 +102,14 @@ export class ThreadsController {
     return this.threads.updateMetadata(threadId, body.metadata ?? {}, now(), ttlOf(body));
   }
 
+  @AuthEvent('threads:delete')
   @Delete(':threadId')
   @HttpCode(204)
   async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
     await this.threads.delete(threadId, now());
   }
 
+  @AuthEvent('threads:read')
   @Get(':threadId/state')
   async latestState(
     @Param('threadId', IdPipe) threadId: string,
@@ -109,6 +118,7 @@ export class ThreadsController {
     return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
   }
 
+  @AuthEvent('threads:update')
   @Post(':threadId/state')
   @HttpCode(200)
   async updateState(
@@ -127,6 +137,7 @@ export class ThreadsController {
     );
   }
 
+  @AuthEvent('threads:update')
   @Patch(':threadId/state')
   @HttpCode(204)
   async patchState(
@@ -136,6 +147,7 @@ export class ThreadsController {
     await this.updates.patchMetadata(await this.threads.row(threadId), body.metadata);
   }
 
+  @AuthEvent('threads:read')
   @Post(':threadId/state/checkpoint')
   @HttpCode(200)
   async stateAtCheckpoint(
@@ -150,6 +162,7 @@ export class ThreadsController {
     );
   }
 
+  @AuthEvent('threads:read')
   @Get(':threadId/state/:checkpointId')
   async stateAt(
     @Param('threadId', IdPipe) threadId: string,
@@ -163,6 +176,7 @@ export class ThreadsController {
     );
   }
 
+  @AuthEvent('threads:read')
   @Get(':threadId/history')
   async history(
     @Param('threadId', IdPipe) threadId: string,
@@ -174,6 +188,7 @@ export class ThreadsController {
     });
   }
 
+  @AuthEvent('threads:read')
   @Post(':threadId/history')
   @HttpCode(200)
   async historyPost(

@@ -40,6 +40,44 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const stringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
+/** `<file>:<export>` against `dir`; the export is `default` when none is named. */
+export function moduleExportOf(
+  spec: string,
+  dir: string,
+): { readonly file: string; readonly exportName: string } | undefined {
+  const colon = spec.lastIndexOf(':');
+  const file = colon === -1 ? spec : spec.slice(0, colon);
+  if (file === '') return undefined;
+  return {
+    file: resolve(dir, file),
+    exportName: colon === -1 ? 'default' : spec.slice(colon + 1) || 'default',
+  };
+}
+
+/** Reads `auth`: `path` names the application's `Auth` instance. */
+export function parseAuthSection(
+  raw: unknown,
+  dir: string,
+  fail: (problem: string) => never,
+  warn: (warning: string) => void,
+): { readonly file: string; readonly exportName: string } | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRecord(raw)) return fail('"auth" must be an object');
+  for (const key of Object.keys(raw)) {
+    if (key === 'path' || key === 'disable_studio_auth') continue;
+    warn(
+      key === 'openapi' || key === 'cache'
+        ? `"auth.${key}" is not applied by Berth: it is ignored`
+        : `"auth.${key}" is not a key Berth knows: it is ignored`,
+    );
+  }
+  if (raw['path'] === undefined) return undefined;
+  if (typeof raw['path'] !== 'string') return fail('"auth.path" must be "<file>:<export>"');
+  return (
+    moduleExportOf(raw['path'], dir) ?? fail(`"auth.path" ${raw['path']} has no file before ":"`)
+  );
+}
+
 /**
  * Reads `http`; `fail` throws with the problem, `warn` records a key that is not applied.
  * Relative paths are relative to `dir`.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { routeGroupOf } from '../http/custom-routes.hook.js';
-import { parseHttpSection } from './graph-config-http.js';
+import { parseAuthSection, parseHttpSection } from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
 
 const fail = (problem: string): never => {
@@ -53,12 +53,32 @@ describe('the http section of langgraph.json', () => {
 
   it('warns about each top-level key it does not read, by kind', () => {
     expect(
-      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', auth: {}, foo: 1 }),
+      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', store: {}, foo: 1 }),
     ).toEqual([
       '"base_image" shapes a container image, which Berth does not build: it is ignored',
-      expect.stringMatching(/^"auth": custom authentication is not applied yet/),
+      '"store": the store section is not applied yet',
       '"foo" is not a key Berth knows: it is ignored',
     ]);
+  });
+});
+
+describe('the auth section of langgraph.json', () => {
+  it('reads auth.path, warning about the OpenAPI and cache settings it does not apply', () => {
+    const warnings: string[] = [];
+    expect(
+      parseAuthSection(
+        { path: './src/auth.ts:auth', disable_studio_auth: true, openapi: {}, cache: {} },
+        '/srv/app',
+        fail,
+        (warning) => warnings.push(warning),
+      ),
+    ).toEqual({ file: '/srv/app/src/auth.ts', exportName: 'auth' });
+    expect(warnings).toEqual([
+      '"auth.openapi" is not applied by Berth: it is ignored',
+      '"auth.cache" is not applied by Berth: it is ignored',
+    ]);
+    expect(parseAuthSection({}, '/a', fail, () => undefined)).toBeUndefined();
+    expect(() => parseAuthSection({ path: 7 }, '/a', fail, () => undefined)).toThrow(/auth.path/);
   });
 });
 

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { presentedKey } from '#libs/http';
+import { webRequestOf } from '../http/web-request.js';
+import { AuthRejection, type AuthContext, type CustomAuth } from './custom-auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts for, when the application has its own authentication. */
+    berthAuth?: AuthContext;
+  }
+}
+
+/**
+ * With the application's own authentication (`auth.path`), its `authenticate` decides who a
+ * request is, in place of the API key; a request that carries a valid API key acts as the
+ * platform and is not filtered. Public paths are let through.
+ */
+export function registerCustomAuthentication(
+  app: FastifyInstance,
+  auth: CustomAuth,
+  options: { accepts: (key: string) => boolean; publicPaths: readonly string[] },
+): void {
+  const open = new Set(options.publicPaths);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (open.has(request.url.split('?')[0] ?? '')) return undefined;
+    const key = presentedKey(request);
+    if (key !== undefined && options.accepts(key)) {
+      request.berthAuth = { kind: 'platform' };
+      return undefined;
+    }
+    try {
+      request.berthAuth = await auth.authenticate(webRequestOf(request, false));
+      return undefined;
+    } catch (error) {
+      if (error instanceof AuthRejection) {
+        await reply.status(error.status).headers(error.headers).send({ detail: error.message });
+      } else {
+        const reason = error instanceof Error ? error.message : String(error);
+        await reply
+          .status(500)
+          .send({ detail: `The application's authenticate failed: ${reason}` });
+      }
+      return reply;
+    }
+  });
+}

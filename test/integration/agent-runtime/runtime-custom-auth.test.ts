@@ -1,0 +1,90 @@
+import { describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { Client } from '@langchain/langgraph-sdk';
+import { runtimeSuite } from '../../support/runtime-suite.js';
+
+const AUTH_APP = resolve('test/fixtures/compat-app/auth-app.json');
+
+describe("the application's own authentication (auth.path), through the official SDK", () => {
+  const suite = runtimeSuite('runtime_custom_auth', { maxRetries: 0 }, { graphConfig: AUTH_APP });
+  const as = (user: string): Client =>
+    new Client({
+      apiUrl: suite.runtime.url,
+      apiKey: null,
+      defaultHeaders: { authorization: `Bearer user-${user}` },
+      callerOptions: { maxRetries: 0 },
+    });
+
+  it('refuses a request its authenticate refuses, with its status and message', async () => {
+    const response = await fetch(`${suite.runtime.url}/threads/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      detail: 'compat-app: a bearer token user-<name> is required',
+    });
+  });
+
+  it("keeps one user's threads and runs from another", async () => {
+    const alice = as('alice');
+    const bob = as('bob');
+    const thread = await alice.threads.create({ metadata: { topic: 'tea' } });
+    expect(thread.metadata).toMatchObject({ owner: 'alice', topic: 'tea' });
+    const run = await alice.runs.wait(thread.thread_id, 'greeter', { input: {} });
+    expect(run).toEqual({ text: 'hello from env' });
+
+    await expect(bob.threads.get(thread.thread_id)).rejects.toThrow(/404/);
+    await expect(bob.threads.getState(thread.thread_id)).rejects.toThrow(/404/);
+    await expect(bob.runs.list(thread.thread_id)).rejects.toThrow(/404/);
+    await expect(bob.runs.wait(thread.thread_id, 'greeter', { input: {} })).rejects.toThrow(/404/);
+    await expect(
+      bob.threads.update(thread.thread_id, { metadata: { owner: 'bob' } }),
+    ).rejects.toThrow(/404/);
+    await expect(bob.threads.delete(thread.thread_id)).rejects.toThrow(/404/);
+
+    const bobs = await bob.threads.create();
+    expect((await bob.threads.search()).map((t) => t.thread_id)).toEqual([bobs.thread_id]);
+    expect(await bob.threads.count()).toBe(1);
+    // Asking for Alice's threads by metadata finds none.
+    expect(await bob.threads.search({ metadata: { owner: 'alice' } })).toEqual([]);
+    expect((await alice.threads.search()).map((t) => t.thread_id)).toEqual([thread.thread_id]);
+    expect(await alice.threads.get(thread.thread_id)).toMatchObject({
+      thread_id: thread.thread_id,
+    });
+  });
+
+  it('writes what the handler adds to the metadata of a run', async () => {
+    const carol = as('carol');
+    const thread = await carol.threads.create();
+    const run = await carol.runs.create(thread.thread_id, 'greeter', { input: {} });
+    expect(run.metadata).toMatchObject({ run_by: 'carol' });
+  });
+
+  it('refuses with 403 what a handler refuses', async () => {
+    const mallory = as('mallory');
+    const thread = await mallory.threads.create();
+    await expect(mallory.threads.delete(thread.thread_id)).rejects.toThrow(/403/);
+  });
+
+  it("filters assistants by the handler's $eq filter", async () => {
+    const alice = as('alice');
+    const bob = as('bob');
+    const mine = await alice.assistants.create({ graphId: 'greeter', name: 'alice-greeter' });
+    expect(mine.metadata).toMatchObject({ owner: 'alice' });
+    await expect(bob.assistants.get(mine.assistant_id)).rejects.toThrow(/404/);
+    expect(
+      (await bob.assistants.search({ graphId: 'greeter' })).map((a) => a.assistant_id),
+    ).not.toContain(mine.assistant_id);
+    expect(
+      (await alice.assistants.search({ graphId: 'greeter' })).map((a) => a.assistant_id),
+    ).toContain(mine.assistant_id);
+  });
+
+  it('lets the platform (the API key) see every user', async () => {
+    const platform = new Client({ apiUrl: suite.runtime.url, apiKey: suite.runtime.apiKey });
+    const owners = (await platform.threads.search({ limit: 50 })).map((t) => t.metadata?.['owner']);
+    expect(new Set(owners)).toEqual(new Set(['alice', 'bob', 'carol', 'mallory']));
+  });
+});
