@@ -472,6 +472,56 @@ describe('agent runtime streaming over HTTP', () => {
       const joined = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id));
       expect(joined).toEqual([]);
     });
+
+    it('client.runs.joinStream with streamMode keeps those modes (and metadata) only', async () => {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
+        input: { steps: 3 },
+        streamMode: ['values', 'custom'],
+      });
+      await suite.client.runs.join(thread.thread_id, run.run_id);
+      const joined = await collect(
+        suite.client.runs.joinStream(thread.thread_id, run.run_id, {
+          lastEventId: '-1',
+          streamMode: ['custom'],
+        }),
+      );
+      expect(names(joined)).toEqual(['metadata', ...Array<string>(4).fill('custom')]);
+    });
+
+    it('client.runs.joinStream joins a stateless run by its id alone (GET /runs/{id}/stream)', async () => {
+      const run = await suite.client.runs.create(null, 'custom', {
+        input: { steps: 3 },
+        streamMode: 'custom',
+      });
+      const joined = await collect(
+        suite.client.runs.joinStream(null, run.run_id, { lastEventId: '-1' }),
+      );
+      expectMetadataFirst(joined, run.run_id);
+      expect(names(joined).slice(1)).toEqual(Array<string>(4).fill('custom'));
+      const unknown = await api('/runs/01a20d69-0000-7000-8000-000000000000/stream');
+      expect(unknown.status).toBe(404);
+    });
+
+    it('a joiner leaving with cancel_on_disconnect=1 cancels the run', async () => {
+      const thread = await suite.client.threads.create();
+      const run = await suite.client.runs.create(thread.thread_id, 'custom', {
+        input: { steps: 400, delay_ms: 25 },
+        streamMode: 'custom',
+      });
+      const leaving = new AbortController();
+      const response = await api(
+        `/threads/${thread.thread_id}/runs/${run.run_id}/stream?cancel_on_disconnect=1`,
+        { signal: leaving.signal },
+      );
+      const reader = response.body?.getReader();
+      await reader?.read();
+      leaving.abort();
+      await suite.client.runs.join(thread.thread_id, run.run_id);
+      expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe(
+        'interrupted',
+      );
+    });
   });
 
   describe('waiting for the result', () => {

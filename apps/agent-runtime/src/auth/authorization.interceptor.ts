@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { from, map, of, switchMap, type Observable } from 'rxjs';
 import { notFound } from '#libs/http';
 import { AssistantsService } from '../assistants/assistants.service.js';
+import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { AUTH_EVENT, type AuthEventSpec } from './auth-event.decorator.js';
 import {
@@ -43,6 +44,7 @@ export class AuthorizationInterceptor implements NestInterceptor {
     @Inject(CUSTOM_AUTH) private readonly auth: CustomAuth | null,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
+    @Inject(RunsService) private readonly runs: RunsService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -122,7 +124,9 @@ export class AuthorizationInterceptor implements NestInterceptor {
   ): Promise<Json | undefined> {
     if (spec.resource === 'threads') {
       const threadId =
-        params.threadId ?? (typeof body.thread_id === 'string' ? body.thread_id : undefined);
+        params.threadId ??
+        (typeof body.thread_id === 'string' ? body.thread_id : undefined) ??
+        (params.runId ? await this.runs.threadOfRun(params.runId) : undefined);
       if (!threadId) return undefined;
       return metadataOf(await this.threads.get(threadId));
     }

@@ -17,11 +17,13 @@ import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
 import { badRequest, validateEach, ValidationFailedError } from '#libs/http';
 import { readRunStream, type StreamStart } from './run-stream-reader.js';
+import { onlyModes } from './stream-mode-filter.js';
 import {
   CancelActionDto,
   CancelManyRunsDto,
   CancelRunDto,
   CreateRunDto,
+  JoinStreamQueryDto,
   ListRunsDto,
 } from './runs.dto.js';
 import { RunsService, type CreatedRun } from './runs.service.js';
@@ -212,12 +214,49 @@ export class RunsController {
     @Param('threadId', IdPipe) threadId: string,
     @Param('runId', IdPipe) runId: string,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @Query() query: JoinStreamQueryDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const start = parseLastEventId(lastEventId);
     await this.runs.requireRunOfThread(threadId, runId);
+    await this.joinRun(reply, threadId, runId, start, query);
+  }
+
+  /** A run joined by its id alone, as the SDK does for stateless runs. */
+  @AuthEvent('threads:read')
+  @Get('runs/:runId/stream')
+  async joinStatelessStream(
+    @Param('runId', IdPipe) runId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Query() query: JoinStreamQueryDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const start = parseLastEventId(lastEventId);
+    const threadId = await this.runs.threadOfRun(runId);
+    await this.joinRun(reply, threadId, runId, start, query);
+  }
+
+  private async joinRun(
+    reply: FastifyReply,
+    threadId: string,
+    runId: string,
+    start: StreamStart,
+    query: JoinStreamQueryDto,
+  ): Promise<void> {
     const path = `/threads/${threadId}/runs/${runId}`;
-    await this.sse(reply, runId, start, { 'content-location': path, location: `${path}/stream` });
+    const disconnect = await this.sse(
+      reply,
+      runId,
+      start,
+      { 'content-location': path, location: `${path}/stream` },
+      query.stream_mode,
+    );
+    const cancelOnDisconnect =
+      query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
+    if (cancelOnDisconnect && disconnect.signal.aborted) {
+      // A run that finished meanwhile has nothing to cancel: the client left after its end.
+      await this.runs.cancel(threadId, runId, 'interrupt', now()).catch(() => undefined);
+    }
   }
 
   private async streamRun(
@@ -240,9 +279,11 @@ export class RunsController {
     runId: string,
     start: StreamStart,
     headers: Record<string, string>,
+    modes?: readonly string[],
   ): Promise<AbortController> {
     const disconnect = new AbortController();
-    await sendSse(reply, readRunStream(this.store, runId, start, disconnect.signal), {
+    const records = onlyModes(readRunStream(this.store, runId, start, disconnect.signal), modes);
+    await sendSse(reply, records, {
       headers,
       heartbeatMs: HEARTBEAT_MS,
       disconnect,

@@ -191,3 +191,15 @@ export class CancelActionDto {
   @IsIn(['interrupt', 'rollback'])
   action?: 'interrupt' | 'rollback';
 }
+
+/** The query of a join: what to stream, and whether leaving cancels the run. */
+export class JoinStreamQueryDto {
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'])
+  cancel_on_disconnect?: '0' | '1' | 'true' | 'false';
+
+  @IsOptional()
+  @Transform(toQueryList)
+  @IsIn(STREAM_MODES, { each: true })
+  stream_mode?: StreamMode[];
+}

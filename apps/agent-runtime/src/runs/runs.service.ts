@@ -169,6 +169,15 @@ export class RunsService {
     return finished.values;
   }
 
+  /** The thread a run belongs to (a stateless run's own temporary thread), read from its stream. */
+  async threadOfRun(runId: string): Promise<string> {
+    if (!isUuid(runId)) throw notFound('Run not found');
+    const [created] = await this.store.readStream(runStream(runId), { maxCount: 1 });
+    const threadId = created?.type === 'RunCreated' ? created.data.thread_id : undefined;
+    if (typeof threadId !== 'string') throw notFound('Run not found');
+    return threadId;
+  }
+
   async requireRunOfThread(threadId: string, runId: string): Promise<void> {
     if (!isUuid(runId)) throw notFound('Run not found');
     const [created] = await this.store.readStream(runStream(runId), { maxCount: 1 });
