@@ -503,6 +503,79 @@ describe('agent runtime streaming over HTTP', () => {
       expect(unknown.status).toBe(404);
     });
 
+    it('client.threads.joinStream follows every run of the thread, and resumes after an id it sent', async () => {
+      const thread = await suite.client.threads.create();
+      const first = await suite.client.runs.create(thread.thread_id, 'custom', {
+        input: { steps: 30, delay_ms: 20 },
+        streamMode: 'custom',
+        multitaskStrategy: 'enqueue',
+      });
+      const seen: WireEvent[] = [];
+      let second: { run_id: string } | undefined;
+      for await (const part of suite.client.threads.joinStream(thread.thread_id)) {
+        seen.push(part as WireEvent);
+        // Joined: the next run on the thread is followed from its start.
+        second ??= await suite.client.runs.create(thread.thread_id, 'custom', {
+          input: { steps: 3 },
+          streamMode: 'custom',
+          multitaskStrategy: 'enqueue',
+        });
+        const last = part as WireEvent;
+        if (
+          last.event === 'run_done' &&
+          (last.data as { run_id: string }).run_id === second.run_id
+        ) {
+          break;
+        }
+      }
+      if (!second) throw new Error('the thread stream ended before it streamed anything');
+      // The first run was followed from where it was; the second from its start.
+      const metadataRuns = ofEvent(seen, 'metadata').map(
+        (e) => (e.data as { run_id: string }).run_id,
+      );
+      expect(metadataRuns).toContain(second.run_id);
+      expect(seen.filter((e) => e.event === 'custom').length).toBeGreaterThan(4);
+      expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+      expect((await suite.client.runs.get(thread.thread_id, first.run_id)).status).toBe('success');
+
+      // Resuming after the second run's metadata replays what came after it, and only that.
+      const index = seen.findIndex(
+        (e) => e.event === 'metadata' && (e.data as { run_id: string }).run_id === second.run_id,
+      );
+      const resumed: WireEvent[] = [];
+      for await (const part of suite.client.threads.joinStream(thread.thread_id, {
+        lastEventId: seen[index]?.id,
+      })) {
+        resumed.push(part as WireEvent);
+        if (resumed.length >= 4) break;
+      }
+      expect(resumed).toEqual(seen.slice(index + 1, index + 5));
+
+      // lifecycle: each run's start and end only, from the thread's start with "-".
+      const lifecycle: WireEvent[] = [];
+      for await (const part of suite.client.threads.joinStream(thread.thread_id, {
+        lastEventId: '-',
+        streamMode: 'lifecycle',
+      })) {
+        lifecycle.push(part as WireEvent);
+        if (lifecycle.length >= 4) break;
+      }
+      expect(lifecycle.map((e) => [e.event, (e.data as { run_id: string }).run_id])).toEqual([
+        ['run_start', first.run_id],
+        ['run_done', first.run_id],
+        ['run_start', second.run_id],
+        ['run_done', second.run_id],
+      ]);
+      expect((lifecycle[1]?.data as { status: string }).status).toBe('success');
+
+      const bad = await api(`/threads/${thread.thread_id}/stream`, {
+        headers: { 'last-event-id': 'not-an-id' },
+      });
+      expect(bad.status).toBe(400);
+      const missing = await api('/threads/01a20d69-0000-7000-8000-000000000000/stream');
+      expect(missing.status).toBe(404);
+    });
+
     it('a joiner leaving with cancel_on_disconnect=1 cancels the run', async () => {
       const thread = await suite.client.threads.create();
       const run = await suite.client.runs.create(thread.thread_id, 'custom', {

@@ -57,7 +57,8 @@ export async function* readRunStream(
   }
 }
 
-function toRecord(event: RecordedEvent): StreamRecord | undefined {
+/** The stream chunk an event of a run's stream carries, if it carries one. */
+export function toRecord(event: RecordedEvent): StreamRecord | undefined {
   if (event.type !== 'RunStepEmitted') return undefined;
   const { seq, event: name, data } = event.data;
   if (typeof seq !== 'number' || typeof name !== 'string') return undefined;

@@ -71,4 +71,5 @@ export type RunEvent =
       readonly data: { run_id: string; thread_id: string; deleted_at: string };
     };
 
-export const runStream = (runId: string): string => `run-${runId}`;
+export const RUN_STREAM_PREFIX = 'run-';
+export const runStream = (runId: string): string => `${RUN_STREAM_PREFIX}${runId}`;

@@ -25,7 +25,9 @@ import {
   CreateRunDto,
   JoinStreamQueryDto,
   ListRunsDto,
+  ThreadStreamQueryDto,
 } from './runs.dto.js';
+import { parseThreadEventId, readThreadStream } from '../threads/thread-stream-reader.js';
 import { RunsService, type CreatedRun } from './runs.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
@@ -220,6 +222,33 @@ export class RunsController {
     const start = parseLastEventId(lastEventId);
     await this.runs.requireRunOfThread(threadId, runId);
     await this.joinRun(reply, threadId, runId, start, query);
+  }
+
+  /** Every run of a thread as it streams, from now or after the Last-Event-ID it sent. */
+  @AuthEvent('threads:read')
+  @Get('threads/:threadId/stream')
+  async joinThreadStream(
+    @Param('threadId', IdPipe) threadId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Query() query: ThreadStreamQueryDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const after = parseThreadEventId(lastEventId);
+    const runIds = await this.runs.runIdsOfThread(threadId);
+    const disconnect = new AbortController();
+    const modes = [...(query.stream_mode ?? []), ...(query.stream_modes ?? [])];
+    const records = readThreadStream(
+      this.store,
+      threadId,
+      runIds,
+      { after, modes },
+      disconnect.signal,
+    );
+    await sendSse(reply, records, {
+      headers: { 'content-location': `/threads/${threadId}` },
+      heartbeatMs: HEARTBEAT_MS,
+      disconnect,
+    });
   }
 
   /** A run joined by its id alone, as the SDK does for stateless runs. */

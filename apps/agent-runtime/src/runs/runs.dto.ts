@@ -19,6 +19,7 @@ import { toNormalizedId } from '../common/id.pipe.js';
 import { toQueryList } from '../common/query-list.js';
 import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../assistants/assistants.dto.js';
+import { THREAD_STREAM_MODES, type ThreadStreamMode } from '../threads/thread-stream-reader.js';
 
 /** A year: a delay beyond it is a mistake, not a schedule (crons are for schedules). */
 const MAX_DELAY_SECONDS = 365 * 24 * 60 * 60;
@@ -192,14 +193,28 @@ export class CancelActionDto {
   action?: 'interrupt' | 'rollback';
 }
 
+/** The query of a thread's stream: its runs' events, their start and end, its state changes. */
+export class ThreadStreamQueryDto {
+  @IsOptional()
+  @Transform(toQueryList)
+  @IsIn(THREAD_STREAM_MODES, { each: true })
+  stream_mode?: ThreadStreamMode[];
+
+  /** The name the platform's API reference gives the same list. */
+  @IsOptional()
+  @Transform(toQueryList)
+  @IsIn(THREAD_STREAM_MODES, { each: true })
+  stream_modes?: ThreadStreamMode[];
+}
+
 /** The query of a join: what to stream, and whether leaving cancels the run. */
 export class JoinStreamQueryDto {
-  @IsOptional()
-  @IsIn(['0', '1', 'true', 'false'])
-  cancel_on_disconnect?: '0' | '1' | 'true' | 'false';
-
   @IsOptional()
   @Transform(toQueryList)
   @IsIn(STREAM_MODES, { each: true })
   stream_mode?: StreamMode[];
+
+  @IsOptional()
+  @IsIn(['0', '1', 'true', 'false'])
+  cancel_on_disconnect?: '0' | '1' | 'true' | 'false';
 }

@@ -169,6 +169,21 @@ export class RunsService {
     return finished.values;
   }
 
+  /** The ids of every run the thread has had (that its read model knows of yet); 404 without the thread. */
+  async runIdsOfThread(threadId: string): Promise<string[]> {
+    if (!isUuid(threadId) || !(await this.threads.exists(threadId))) {
+      throw notFound(`Thread ${threadId} not found`);
+    }
+    await this.freshness.catchUp('runs');
+    const rows = await this.dataSource
+      .getRepository(RunEntity)
+      .createQueryBuilder('r')
+      .select('r.run_id', 'run_id')
+      .where('r.thread_id = :threadId', { threadId })
+      .getRawMany<{ run_id: string }>();
+    return rows.map((row) => row.run_id);
+  }
+
   /** The thread a run belongs to (a stateless run's own temporary thread), read from its stream. */
   async threadOfRun(runId: string): Promise<string> {
     if (!isUuid(runId)) throw notFound('Run not found');

@@ -1,5 +1,3 @@
-import type { StreamRecord } from './run-stream-reader.js';
-
 /** Events every stream carries, whatever modes were asked for. */
 const ALWAYS = new Set(['metadata', 'error', 'end']);
 
@@ -16,10 +14,10 @@ export function inModes(event: string, modes: readonly string[]): boolean {
 }
 
 /** The records of the modes asked for; all of them when none were. */
-export async function* onlyModes(
-  records: AsyncIterable<StreamRecord>,
+export async function* onlyModes<T extends { readonly event: string }>(
+  records: AsyncIterable<T>,
   modes: readonly string[] | undefined,
-): AsyncGenerator<StreamRecord> {
+): AsyncGenerator<T> {
   for await (const record of records) {
     if (!modes || modes.length === 0 || inModes(record.event, modes)) yield record;
   }
