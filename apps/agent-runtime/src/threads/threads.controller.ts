@@ -51,7 +51,10 @@ export class ThreadsController {
   @HttpCode(200)
   async create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
     const threadId = body.thread_id ?? uuidv7();
-    const metadata = body.metadata ?? {};
+    const metadata = {
+      ...(body.metadata ?? {}),
+      ...(body.graph_id === undefined ? {} : { graph_id: body.graph_id }),
+    };
     if (!body.supersteps?.length) {
       return this.threads.create(threadId, metadata, body.if_exists ?? 'raise', now(), ttlOf(body));
     }

@@ -69,7 +69,12 @@ export class CreateThreadDto {
   @IsIn(['raise', 'do_nothing'])
   if_exists?: 'raise' | 'do_nothing';
 
-  /** The thread's history, built by applying these updates in order (needs `metadata.graph_id`). */
+  /** The graph of the thread, kept as `metadata.graph_id` (as the SDK's `graphId`). */
+  @IsOptional()
+  @IsString()
+  graph_id?: string;
+
+  /** The thread's history, built by applying these updates in order (needs its graph). */
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
