@@ -275,6 +275,45 @@ async function interleaved<T>(
   return [berth, peer];
 }
 
+interface ThreadOpsSample {
+  readonly create: number;
+  readonly updateState: number;
+  readonly copy: number;
+}
+
+/** A thread that has had a run of `custom`: what the state updates and copies start from. */
+async function threadWithHistory(target: Target): Promise<string> {
+  const threadId = await createThread(target);
+  await json(
+    await post(target, `/threads/${threadId}/runs/wait`, {
+      assistant_id: 'custom',
+      input: { steps: 3 },
+    }),
+    `${target.name} POST /threads/{id}/runs/wait`,
+  );
+  return threadId;
+}
+
+/** 6. POST /threads, POST /threads/{id}/state (as a node) and POST /threads/{id}/copy, each timed. */
+function threadOps(prepared: ReadonlyMap<string, string>) {
+  return async (target: Target): Promise<ThreadOpsSample> => {
+    const threadId = prepared.get(target.name) ?? '';
+    const timed = async (path: string, body: unknown): Promise<number> => {
+      const started = performance.now();
+      await json(await post(target, path, body), `${target.name} POST ${path}`);
+      return performance.now() - started;
+    };
+    return {
+      create: await timed('/threads', {}),
+      updateState: await timed(`/threads/${threadId}/state`, {
+        values: { total: Math.round(Math.random() * 1000) },
+        as_node: 'count',
+      }),
+      copy: await timed(`/threads/${threadId}/copy`, {}),
+    };
+  };
+}
+
 /** 4. 20 threads in parallel, each with 5 runs one after the other (POST .../runs/wait). */
 async function parallelRuns(target: Target): Promise<number> {
   const threads = await Promise.all(
@@ -605,6 +644,26 @@ async function main(): Promise<void> {
       false,
     );
     const durable = await durableSteps(database, resumeBerth.runId);
+    const prepared = new Map<string, string>();
+    for (const target of targets) prepared.set(target.name, await threadWithHistory(target));
+    const [opsBerth, opsPeer] = await interleaved(
+      'thread operations',
+      targets,
+      ITERATIONS,
+      threadOps(prepared),
+    );
+    const opRows = (['create', 'updateState', 'copy'] as const).flatMap((op) =>
+      latencyRows(
+        {
+          create: 'POST /threads',
+          updateState: 'POST /threads/{id}/state (as_node)',
+          copy: 'POST /threads/{id}/copy',
+        }[op],
+        opsBerth.map((sample) => sample[op]),
+        opsPeer.map((sample) => sample[op]),
+        [50],
+      ),
+    );
 
     const rows: Row[] = [
       ...latencyRows('create run + join (agent)', joinBerth, joinPeer, [50, 90]),
@@ -627,6 +686,7 @@ async function main(): Promise<void> {
         ratio: speedUp(parallelBerth, parallelPeer, false),
       },
       ...resumeRow(resumeBerth, resumePeer),
+      ...opRows,
     ];
     printTable(
       'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
@@ -641,6 +701,13 @@ async function main(): Promise<void> {
       (r) => r.tally.events === streamed - RESUME_AFTER_EVENT,
     );
     const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+    const opP50 = (op: keyof ThreadOpsSample): number =>
+      percentile(
+        opsBerth.map((sample) => sample[op]),
+        50,
+      );
+    const withinTwice = (op: keyof ThreadOpsSample): string =>
+      `${op} p50 ${millis(opP50(op))} (${(opP50(op) / opP50('create')).toFixed(2)}x POST /threads): ${verdict(opP50(op) <= 2 * opP50('create'))}`;
     console.log(
       '\nRatio: how many times better Berth is: peer / berth for times, berth / peer for rates' +
         ' (above 1 means Berth is faster).' +
@@ -649,6 +716,8 @@ async function main(): Promise<void> {
         `; first byte p50 ${millis(firstByteP50)}: ${verdict(firstByteP50 < 10)}` +
         `; parallel ${(parallelBerth / parallelPeer).toFixed(2)}x: ${verdict(parallelBerth >= 10 * parallelPeer)}` +
         `; durable ${count(durable)} of ${count(streamed)}: ${verdict(durable === streamed && resumedAll)}` +
+        `\nGoal: a state update and a copy are event appends, p50 within 2x of POST /threads: ` +
+        `${withinTwice('updateState')}; ${withinTwice('copy')}` +
         `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
         ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
         ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
