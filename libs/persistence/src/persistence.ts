@@ -71,7 +71,8 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
         new ProjectionRunner(eventStore, dataSource, projection, { onError: options.onError }),
     );
     closers.push(async () => {
-      await Promise.all(runners.map((runner) => runner.stop()));
+      // What was committed before the shutdown reaches the read models before they close.
+      await Promise.all(runners.map((runner) => runner.drainAndStop()));
     });
     return { database, eventStore, dataSource, pool, runners, close };
   } catch (error) {

@@ -129,7 +129,7 @@ export class ThreadsController {
     @Body() body: UpdateThreadStateDto,
   ): Promise<Record<string, unknown>> {
     return this.updates.update(
-      await this.threads.row(threadId),
+      await this.threads.rowForWrite(threadId),
       {
         values: body.values,
         asNode: body.as_node,

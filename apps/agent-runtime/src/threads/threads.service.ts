@@ -168,6 +168,22 @@ export class ThreadsService {
     return row;
   }
 
+  /**
+   * The thread for a state write, read without waiting for the read model when it already shows
+   * the thread with its graph (what a write needs of it, and what never changes once set); the
+   * write itself is checked against the thread's stream. Otherwise as `row`.
+   */
+  async rowForWrite(threadId: string): Promise<ThreadRow> {
+    if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
+    const row = await this.dataSource
+      .getRepository(ThreadEntity)
+      .createQueryBuilder('t')
+      .where('t.thread_id = :threadId', { threadId })
+      .getOne();
+    if (row && typeof row.metadata.graph_id === 'string') return row;
+    return this.row(threadId);
+  }
+
   /** Whether the thread exists, from its stream: true at once after its creation, on any replica. */
   async exists(threadId: string): Promise<boolean> {
     if (!isUuid(threadId)) return false;

@@ -27,6 +27,9 @@ const MAX_RETRY_DELAY_MS = 5_000;
  * or repeats nothing. Replicas may run the same projection: the checkpoint row is locked per batch
  * and a runner that finds it moved by another starts again from there.
  */
+/** How long a stopping runner may take to project what was committed before it stopped. */
+const STOP_DRAIN_MS = 5_000;
+
 export class ProjectionRunner<Row extends ObjectLiteral> {
   /** How far this runner has read the log. */
   private cursor: LogPosition = LOG_START;
@@ -58,6 +61,15 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     this.running ??= this.follow().finally(() => {
       this.running = undefined;
     });
+  }
+
+  /** A graceful stop: projects what was committed before the call (a few seconds at most) first. */
+  async drainAndStop(): Promise<void> {
+    if (this.running && !this.stopping) {
+      const head = await this.store.headPosition().catch(() => undefined);
+      if (head) await this.waitUntilPast(head, STOP_DRAIN_MS).catch(() => undefined);
+    }
+    await this.stop();
   }
 
   async stop(): Promise<void> {
