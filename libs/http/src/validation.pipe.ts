@@ -33,11 +33,17 @@ class LocatedValidationPipe extends ValidationPipe {
   }
 }
 
-/** class-validator over request bodies and queries, failing with the HTTPValidationError shape. */
-export function createValidationPipe(): ValidationPipe {
+/**
+ * class-validator over request bodies and queries, failing with the HTTPValidationError shape.
+ * `refuseUnknownFields`: a field no DTO declares is a 422 naming it, instead of being dropped.
+ */
+export function createValidationPipe(
+  options: { refuseUnknownFields?: boolean } = {},
+): ValidationPipe {
   return new LocatedValidationPipe({
     transform: true,
     whitelist: true,
+    forbidNonWhitelisted: options.refuseUnknownFields ?? false,
     forbidUnknownValues: false,
     exceptionFactory: (errors) => new ValidationFailedError(issuesOf(errors, ['body'])),
   });

@@ -15,6 +15,10 @@ describe("an application's own routes (http.app), http.disable_* and http.cors",
 
   it("serves the application's routes beside Berth's, body and headers untouched", async () => {
     expect(await (await call('/hello')).json()).toEqual({ hello: 'world' });
+    expect(await (await call('/plan')).json()).toEqual({ plan: 'free' });
+    expect(await (await call('/plan', { headers: { 'x-plan': 'gold' } })).json()).toEqual({
+      plan: 'gold',
+    });
     const echoed = await call('/echo', {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },

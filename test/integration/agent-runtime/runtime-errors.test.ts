@@ -299,6 +299,20 @@ describe('agent runtime error answers over plain HTTP', () => {
       }
     });
 
+    it('a field no endpoint knows answers 422 naming it, in bodies and queries, never dropped', async () => {
+      expectValidationError(
+        await request('POST', '/threads', { body: { metadata: {}, colour: 'blue' } }),
+        'colour',
+      );
+      expectValidationError(
+        await request('POST', '/runs/wait', {
+          body: { assistant_id: 'custom', input: { steps: 1 }, interupt_before: ['count'] },
+        }),
+        'interupt_before',
+      );
+      expectValidationError(await request('GET', '/assistants/agent/graph?xrey=true'), 'xrey');
+    });
+
     it('wrong types in a run body answer 422 with {loc, msg, type} issues', async () => {
       const path = `/threads/${threadId}/runs`;
       expectValidationError(
