@@ -121,4 +121,23 @@ describe('client.threads: every method of the official SDK', () => {
       ['run_done', run.run_id],
     ]);
   });
+
+  it("joinStream's state_update mode gives the thread's state after each run and each update", async () => {
+    const thread = await threads().create();
+    await suite.client.runs.wait(thread.thread_id, 'custom', { input: { steps: 2 } });
+    await threads().updateState<CountValues>(thread.thread_id, {
+      values: { total: 42 },
+      asNode: 'count',
+    });
+    const totals: unknown[] = [];
+    for await (const part of threads().joinStream(thread.thread_id, {
+      streamMode: 'state_update',
+      lastEventId: '-',
+    })) {
+      expect(part.event).toBe('state_update');
+      totals.push((part.data as { values: CountValues }).values.total);
+      if (totals.length === 2) break;
+    }
+    expect(totals).toEqual([3, 42]);
+  });
 });
