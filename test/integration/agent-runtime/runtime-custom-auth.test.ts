@@ -44,6 +44,10 @@ describe("the application's own authentication (auth.path), through the official
     ).rejects.toThrow(/404/);
     await expect(bob.threads.delete(thread.thread_id)).rejects.toThrow(/404/);
 
+    // Naming Alice's thread in a create does not hand it over, even with if_exists do_nothing.
+    await expect(
+      bob.threads.create({ threadId: thread.thread_id, ifExists: 'do_nothing' }),
+    ).rejects.toThrow(/409/);
     const bobs = await bob.threads.create();
     expect((await bob.threads.search()).map((t) => t.thread_id)).toEqual([bobs.thread_id]);
     expect(await bob.threads.count()).toBe(1);

@@ -1,4 +1,5 @@
 import {
+  ConflictException,
   ForbiddenException,
   HttpException,
   Inject,
@@ -90,7 +91,11 @@ export class AuthorizationInterceptor implements NestInterceptor {
       body.metadata = value.metadata;
       if (!isRecord(request.body)) request.body = body;
     }
-    if (!filters || spec.action === 'create') return {};
+    if (!filters) return {};
+    if (spec.action === 'create') {
+      await this.refuseTakingOver(spec, body, filters);
+      return {};
+    }
     if (spec.list) {
       const containment = filtersAsContainment(filters);
       if (!containment) {
@@ -114,6 +119,27 @@ export class AuthorizationInterceptor implements NestInterceptor {
       throw notFound(spec.resource === 'threads' ? 'Thread not found' : 'Assistant not found');
     }
     return {};
+  }
+
+  /**
+   * A create naming the id of another user's thread or assistant (with `if_exists: do_nothing`
+   * it would answer with it) is a conflict, and tells nothing of what is there.
+   */
+  private async refuseTakingOver(
+    spec: AuthEventSpec,
+    body: Json,
+    filters: AuthFilters,
+  ): Promise<void> {
+    const id = spec.resource === 'threads' ? body.thread_id : body.assistant_id;
+    if (typeof id !== 'string') return;
+    const params: Record<string, string> =
+      spec.resource === 'threads' ? { threadId: id } : { assistantId: id };
+    const existing = await this.metadataOf(spec, params, {}).catch(() => undefined);
+    if (existing !== undefined && !matchesFilters(existing, filters)) {
+      throw new ConflictException(
+        `${spec.resource === 'threads' ? 'Thread' : 'Assistant'} ${id} already exists`,
+      );
+    }
   }
 
   /** The metadata of the thread or assistant the route is about; undefined for stateless runs. */
