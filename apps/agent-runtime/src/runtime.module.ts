@@ -20,7 +20,7 @@ import { ThreadStateService } from './threads/thread-state.service.js';
 import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
 import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-expiry.sweeper.js';
 import { ThreadsController } from './threads/threads.controller.js';
-import { ThreadsService } from './threads/threads.service.js';
+import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads/threads.service.js';
 
 export interface RuntimeParts {
   readonly eventStore: EventStore;
@@ -57,6 +57,10 @@ export class RuntimeModule {
         AssistantsService,
         AssistantGraphs,
         ThreadsService,
+        {
+          provide: DEFAULT_THREAD_TTL_MINUTES,
+          useValue: parts.application.config.checkpointer?.defaultTtlMinutes ?? null,
+        },
         ThreadStateService,
         ThreadStateUpdates,
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },

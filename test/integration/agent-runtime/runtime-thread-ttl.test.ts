@@ -1,10 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 import { within } from '../../support/within.js';
 
 /** A TTL of 0.02 minutes: 1.2 s. */
 const TTL_MINUTES = 0.02;
+
+type Suite = ReturnType<typeof runtimeSuite>;
+
+async function isGone(suite: Suite, threadId: string): Promise<boolean> {
+  const response = await fetch(`${suite.runtime.url}/threads/${threadId}`, {
+    headers: { 'x-api-key': suite.runtime.apiKey },
+  });
+  return response.status === 404;
+}
+
+/** The sweeper runs every second: the thread is gone within a few. */
+async function expectGoneWithin(suite: Suite, threadId: string): Promise<void> {
+  const poll = async (): Promise<void> => {
+    while (!(await isGone(suite, threadId)))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+  await within(poll(), 15_000, `thread ${threadId} expired`);
+}
 
 describe('thread TTL: threads left alone past their TTL are deleted by the sweeper', () => {
   const suite = runtimeSuite(
@@ -13,20 +32,8 @@ describe('thread TTL: threads left alone past their TTL are deleted by the sweep
     { env: { BERTH_THREAD_SWEEP_SECONDS: '1' } },
   );
 
-  async function gone(threadId: string): Promise<boolean> {
-    const response = await fetch(`${suite.runtime.url}/threads/${threadId}`, {
-      headers: { 'x-api-key': suite.runtime.apiKey },
-    });
-    return response.status === 404;
-  }
-
-  /** The sweeper runs every second: the thread is gone within a few. */
-  async function expectGoneSoon(threadId: string): Promise<void> {
-    const poll = async (): Promise<void> => {
-      while (!(await gone(threadId))) await new Promise((resolve) => setTimeout(resolve, 200));
-    };
-    await within(poll(), 15_000, `thread ${threadId} expired`);
-  }
+  const gone = (threadId: string): Promise<boolean> => isGone(suite, threadId);
+  const expectGoneSoon = (threadId: string): Promise<void> => expectGoneWithin(suite, threadId);
 
   async function eventTypes(threadId: string): Promise<string[]> {
     const client = new pg.Client({ connectionString: suite.database.url });
@@ -86,5 +93,26 @@ describe('thread TTL: threads left alone past their TTL are deleted by the sweep
       });
       expect(response.status).toBe(422);
     }
+  });
+});
+
+describe("langgraph.json's checkpointer.ttl: the default TTL of the threads an application makes", () => {
+  const suite = runtimeSuite(
+    'runtime_default_ttl',
+    { maxRetries: 0 },
+    {
+      env: { BERTH_THREAD_SWEEP_SECONDS: '1' },
+      graphConfig: resolve('test/fixtures/compat-app/ttl-app.json'),
+    },
+  );
+
+  it('gives threads created without a TTL the default one, and keeps a thread given its own', async () => {
+    const defaulted = await suite.client.threads.create();
+    const own = await suite.client.threads.create({ ttl: 60 });
+    await expectGoneWithin(suite, defaulted.thread_id);
+    expect(await isGone(suite, own.thread_id)).toBe(false);
+    expect(suite.runtime.output()).toContain(
+      '"checkpointer.ttl.sweep_interval_minutes" is not applied',
+    );
   });
 });

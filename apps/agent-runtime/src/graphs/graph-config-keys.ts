@@ -1,5 +1,14 @@
 /** Top-level keys of `langgraph.json` that Berth reads. */
-const READ = ['graphs', 'env', 'dependencies', 'node_version', 'http', 'auth', '$schema'];
+const READ = [
+  'graphs',
+  'env',
+  'dependencies',
+  'node_version',
+  'http',
+  'auth',
+  'checkpointer',
+  '$schema',
+];
 /** Keys that only shape the hosted platform's container image; Berth builds none. */
 const IMAGE_ONLY = [
   'dockerfile_lines',
@@ -15,7 +24,6 @@ const IMAGE_ONLY = [
 /** Keys Berth knows but does not apply yet, each with what that means. */
 const NOT_APPLIED: Readonly<Record<string, string>> = {
   store: 'the store section is not applied yet',
-  checkpointer: 'the checkpointer section is not applied yet (threads keep their own TTL)',
   ui: 'generative UI components are not served',
   ui_config: 'generative UI components are not served',
   encryption: 'custom encryption is not applied',

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { routeGroupOf } from '../http/custom-routes.hook.js';
-import { parseAuthSection, parseHttpSection } from './graph-config-sections.js';
+import {
+  parseAuthSection,
+  parseCheckpointerSection,
+  parseHttpSection,
+} from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
 
 const fail = (problem: string): never => {
@@ -79,6 +83,30 @@ describe('the auth section of langgraph.json', () => {
     ]);
     expect(parseAuthSection({}, '/a', fail, () => undefined)).toBeUndefined();
     expect(() => parseAuthSection({ path: 7 }, '/a', fail, () => undefined)).toThrow(/auth.path/);
+  });
+});
+
+describe('the checkpointer section of langgraph.json', () => {
+  it('reads the default TTL, and says the sweep interval is not applied', () => {
+    const warnings: string[] = [];
+    expect(
+      parseCheckpointerSection(
+        { ttl: { default_ttl: 43200, strategy: 'delete', sweep_interval_minutes: 10 } },
+        fail,
+        (warning) => warnings.push(warning),
+      ),
+    ).toEqual({ defaultTtlMinutes: 43200 });
+    expect(warnings).toEqual([expect.stringMatching(/sweep_interval_minutes" is not applied/)]);
+    expect(parseCheckpointerSection({}, fail, () => undefined)).toEqual({});
+  });
+
+  it.each([
+    [{ ttl: { default_ttl: 0 } }, /default_ttl" must be minutes/],
+    [{ ttl: { default_ttl: 'a day' } }, /default_ttl" must be minutes/],
+    [{ ttl: { strategy: 'archive' } }, /strategy" must be "delete"/],
+    [{ ttl: 5 }, /"checkpointer.ttl" must be an object/],
+  ])('refuses %j', (raw, problem) => {
+    expect(() => parseCheckpointerSection(raw, fail, () => undefined)).toThrow(problem);
   });
 });
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 
 /** The groups of Berth's routes that `http.disable_*` can take away. */
 export const ROUTE_GROUPS = ['assistants', 'threads', 'runs', 'store', 'meta'] as const;
@@ -155,4 +156,46 @@ function parseCors(raw: unknown, fail: (problem: string) => never): CorsSection 
     ...(raw['expose_headers'] ? { exposeHeaders: raw['expose_headers'] as string[] } : {}),
     ...(typeof maxAge === 'number' ? { maxAge } : {}),
   };
+}
+
+/** `checkpointer`: a default TTL for the threads the application makes. */
+export interface CheckpointerSection {
+  /** Minutes a thread may be left alone before it is deleted, for threads created without a TTL. */
+  readonly defaultTtlMinutes?: number;
+}
+
+/** Reads `checkpointer.ttl`: `default_ttl` (minutes) and `strategy` ("delete"). */
+export function parseCheckpointerSection(
+  raw: unknown,
+  fail: (problem: string) => never,
+  warn: (warning: string) => void,
+): CheckpointerSection | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRecord(raw)) return fail('"checkpointer" must be an object');
+  for (const key of Object.keys(raw)) {
+    if (key !== 'ttl') warn(`"checkpointer.${key}" is not a key Berth knows: it is ignored`);
+  }
+  const ttl = raw['ttl'];
+  if (ttl === undefined || ttl === null) return {};
+  if (!isRecord(ttl)) return fail('"checkpointer.ttl" must be an object');
+  for (const key of Object.keys(ttl)) {
+    if (key === 'sweep_interval_minutes') {
+      warn(
+        '"checkpointer.ttl.sweep_interval_minutes" is not applied: expired threads are swept every BERTH_THREAD_SWEEP_SECONDS (60 s by default)',
+      );
+    } else if (key !== 'default_ttl' && key !== 'strategy') {
+      warn(`"checkpointer.ttl.${key}" is not a key Berth knows: it is ignored`);
+    }
+  }
+  if (ttl['strategy'] !== undefined && ttl['strategy'] !== 'delete') {
+    fail('"checkpointer.ttl.strategy" must be "delete"');
+  }
+  const minutes = ttl['default_ttl'];
+  if (minutes === undefined || minutes === null) return {};
+  if (typeof minutes !== 'number' || !(minutes > 0) || minutes > MAX_TTL_MINUTES) {
+    return fail(
+      `"checkpointer.ttl.default_ttl" must be minutes, above 0 and at most ${MAX_TTL_MINUTES}`,
+    );
+  }
+  return { defaultTtlMinutes: minutes };
 }

@@ -1,7 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { parseAuthSection, parseHttpSection, type HttpSection } from './graph-config-sections.js';
+import {
+  parseAuthSection,
+  parseCheckpointerSection,
+  parseHttpSection,
+  type CheckpointerSection,
+  type HttpSection,
+} from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
 
 /** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
@@ -43,6 +49,8 @@ export interface GraphConfig {
   readonly nodeVersion?: string;
   /** `http`, when given. */
   readonly http?: HttpSection;
+  /** `checkpointer`, when given. */
+  readonly checkpointer?: CheckpointerSection;
   /** `auth.path`: the application's `Auth` instance, `<file>:<export>`. */
   readonly auth?: { readonly file: string; readonly exportName: string };
   /** Keys and values read but not applied, each said once in the log. */
@@ -175,6 +183,9 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
   const warnings = unreadKeyWarnings(json);
   const http = parseHttpSection(json['http'], dir, fail, (warning) => warnings.push(warning));
   const auth = parseAuthSection(json['auth'], dir, fail, (warning) => warnings.push(warning));
+  const checkpointer = parseCheckpointerSection(json['checkpointer'], fail, (warning) =>
+    warnings.push(warning),
+  );
 
   return {
     configFile,
@@ -183,6 +194,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     warnings,
     ...(http === undefined ? {} : { http }),
     ...(auth === undefined ? {} : { auth }),
+    ...(checkpointer === undefined ? {} : { checkpointer }),
     ...(envFile === undefined ? {} : { envFile }),
     ...(env === undefined ? {} : { env }),
     dependencies,

@@ -1,4 +1,5 @@
 import { Transform, Type } from 'class-transformer';
+import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 import { toNormalizedId } from '../common/id.pipe.js';
 import {
   IsArray,
@@ -39,9 +40,6 @@ class SuperstepDto {
   @Type(() => SuperstepUpdateDto)
   updates!: SuperstepUpdateDto[];
 }
-
-/** Ten years, in minutes: beyond it a TTL is a mistake. */
-const MAX_TTL_MINUTES = 10 * 365 * 24 * 60;
 
 class ThreadTtlDto {
   /** Minutes the thread may be left alone before it is deleted. */

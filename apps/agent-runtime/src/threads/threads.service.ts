@@ -17,12 +17,16 @@ import { threadStream, type ThreadStateUpdatedData } from './thread.events.js';
 import { threadResource } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
+/** Minutes of the TTL a thread created without one gets (`checkpointer.ttl.default_ttl`), or null. */
+export const DEFAULT_THREAD_TTL_MINUTES = Symbol('DEFAULT_THREAD_TTL_MINUTES');
+
 @Injectable()
 export class ThreadsService {
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(DEFAULT_THREAD_TTL_MINUTES) private readonly defaultTtlMinutes: number | null,
   ) {}
 
   async create(
@@ -37,7 +41,8 @@ export class ThreadsService {
       thread_id: threadId,
       metadata,
       if_exists: ifExists,
-      ttl,
+      ttl:
+        ttl ?? (this.defaultTtlMinutes === null ? null : { ttl_minutes: this.defaultTtlMinutes }),
       now,
     });
     if (outcome.events.length === 0) return this.get(threadId);
