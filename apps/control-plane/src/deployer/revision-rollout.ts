@@ -258,12 +258,15 @@ export class RevisionRollout {
     this.deps.onInfo(
       `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on 127.0.0.1:${port}`,
     );
+    const tenant = state.tenant_id ?? 'unknown';
+    const identity = await sandbox.identityOf(deploymentId, tenant);
+    await builder.prepareDeployment(deploymentId, identity, tenant);
     const runtime = this.deps.runtimes.takeSpare();
     runtime.assign({
       revisionId: revision.revision_id,
       port,
       env,
-      identity: await sandbox.identityOf(deploymentId, state.tenant_id ?? 'unknown'),
+      identity,
       onLine: (line) => {
         log.write('deploy', line);
       },

@@ -99,9 +99,17 @@ export class SourceBuilder {
 
   /**
    * The deployment's directory and home, owned by its OS user (when it has one) and closed to
-   * every other user.
+   * every other user; the tenant's installed dependencies closed to other tenants. Done before
+   * each build and each start, so that what an earlier Berth left open is closed too.
    */
-  async prepareDeployment(deploymentId: string, identity: OsIdentity | undefined): Promise<void> {
+  async prepareDeployment(
+    deploymentId: string,
+    identity: OsIdentity | undefined,
+    cacheScope?: string,
+  ): Promise<void> {
+    if (cacheScope !== undefined) {
+      await this.tenantDir(['cache', 'dependencies', cacheScope], identity, 0o750);
+    }
     const dir = join(this.root, 'deployments', deploymentId);
     for (const path of [dir, this.homeDir(deploymentId)]) {
       await mkdir(path, { recursive: true });
@@ -140,7 +148,7 @@ export class SourceBuilder {
   ): Promise<BuildResult> {
     const dir = this.revisionDir(deploymentId, spec.revisionId);
     const source = join(dir, 'source');
-    await this.prepareDeployment(deploymentId, spec.identity);
+    await this.prepareDeployment(deploymentId, spec.identity, spec.cacheScope);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     if (spec.identity)
