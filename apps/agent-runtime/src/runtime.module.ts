@@ -59,7 +59,9 @@ export class RuntimeModule {
         ThreadsService,
         {
           provide: DEFAULT_THREAD_TTL_MINUTES,
-          useValue: parts.application.config.checkpointer?.defaultTtlMinutes ?? null,
+          useFactory: (application: Application): number | null =>
+            application.config.checkpointer?.defaultTtlMinutes ?? null,
+          inject: [Application],
         },
         ThreadStateService,
         ThreadStateUpdates,
