@@ -83,6 +83,7 @@ async function main(): Promise<void> {
       signals,
       runFinished,
       threadSweepSeconds: config.threadSweepSeconds,
+      storeSweepSeconds: config.storeSweepSeconds,
       ...(customAuth ? { customAuth } : {}),
     }),
     new FastifyAdapter(

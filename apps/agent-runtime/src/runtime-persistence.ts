@@ -5,6 +5,8 @@ import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { RUN_MIGRATIONS } from './runs/run.entity.js';
 import { runsProjection } from './runs/runs.projection.js';
+import { STORE_MIGRATIONS } from './store/store-item.entity.js';
+import { storeProjection } from './store/store.projection.js';
 import { THREAD_MIGRATIONS } from './threads/thread.entity.js';
 import { threadsProjection } from './threads/threads.projection.js';
 import type { StorageConfig } from './runtime.config.js';
@@ -13,6 +15,7 @@ const PROJECTIONS = [
   assistantsProjection,
   threadsProjection,
   runsProjection,
+  storeProjection,
 ] as unknown as Projection<ObjectLiteral>[];
 
 /** The runtime's database: its event log, read models and run queue. */
@@ -25,7 +28,7 @@ export function openRuntimePersistence(
     dataDir: config.dataDir,
     databaseName: 'berth_runtime',
     eventStoreUrl: config.eventStoreUrl,
-    migrations: [...ASSISTANT_MIGRATIONS, ...THREAD_MIGRATIONS, ...RUN_MIGRATIONS],
+    migrations: [...ASSISTANT_MIGRATIONS, ...THREAD_MIGRATIONS, ...RUN_MIGRATIONS, ...STORE_MIGRATIONS],
     projections: PROJECTIONS,
     onError,
   });

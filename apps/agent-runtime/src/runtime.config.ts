@@ -34,6 +34,8 @@ export interface RuntimeConfig {
   readonly tracing: TracingConfig | undefined;
   /** How often threads whose TTL ran out are looked for and deleted. */
   readonly threadSweepSeconds: number;
+  /** How often store items whose TTL ran out are deleted, unless `store.ttl` says. */
+  readonly storeSweepSeconds: number;
 }
 
 /** One key in clear (`BERTH_API_KEY`), or the SHA-256 digests of the keys (`BERTH_API_KEY_SHA256`). */
@@ -112,6 +114,10 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
         max: 86_400,
       },
     ),
+    storeSweepSeconds: envInteger('BERTH_STORE_SWEEP_SECONDS', env.BERTH_STORE_SWEEP_SECONDS, 60, {
+      min: 1,
+      max: 86_400,
+    }),
   };
 }
 

@@ -15,6 +15,8 @@ import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
+import { StoreController } from './store/store.controller.js';
+import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
 import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
@@ -32,6 +34,8 @@ export interface RuntimeParts {
   /** Told of every run whose outcome the API records (a pending run cancelled). */
   readonly runFinished?: RunFinishedListener;
   readonly threadSweepSeconds: number;
+  /** Store items whose TTL ran out are deleted this often, unless `store.ttl` says (60 s). */
+  readonly storeSweepSeconds?: number;
   /** The application's own authentication (`auth.path`), when it has one. */
   readonly customAuth?: CustomAuth;
 }
@@ -41,7 +45,13 @@ export class RuntimeModule {
   static forRoot(parts: RuntimeParts): DynamicModule {
     return {
       module: RuntimeModule,
-      controllers: [SystemController, AssistantsController, ThreadsController, RunsController],
+      controllers: [
+        SystemController,
+        AssistantsController,
+        ThreadsController,
+        RunsController,
+        StoreController,
+      ],
       providers: [
         { provide: EventStore, useValue: parts.eventStore },
         { provide: DataSource, useValue: parts.dataSource },
@@ -68,6 +78,8 @@ export class RuntimeModule {
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },
         ThreadExpirySweeper,
         RunsService,
+        { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
+        ...STORE_PROVIDERS,
         { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
       ],

@@ -1,4 +1,6 @@
+import { isAbsolute } from 'node:path';
 import type { EventStore } from '#libs/event-store';
+import type { BaseStoreConstructor } from '../store/graph-store.js';
 import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
 import { CustomAuth } from '../auth/custom-auth.js';
 import { requireServedGraph } from '../common/graph-availability.js';
@@ -27,6 +29,8 @@ import type { GraphCommand } from '../execution/graph-stream.js';
  */
 export class Application extends GraphCatalog {
   private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
+  private readonly stores = new Map<LangGraphBindings['checkpointModule'], unknown>();
+  private makeStore: ((BaseStore: BaseStoreConstructor) => object) | undefined;
   private readonly served: string[] = [];
   private readonly failed = new Map<string, string>();
   private readonly schemaHelpers = new Map<string, ReturnType<typeof loadSchemaHelpers>>();
@@ -91,15 +95,33 @@ export class Application extends GraphCatalog {
     return this.failed;
   }
 
-  /** The graph for one run (a factory export is called with the run's config), with its checkpointer. */
+  /**
+   * The graph for one run (a factory export is called with the run's config), with its
+   * checkpointer and, once attached, its store.
+   */
   async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
     requireServedGraph(this, graphId);
-    const [graph, saver] = await Promise.all([
+    const [graph, saver, store] = await Promise.all([
       this.registry.graph(graphId, config),
       this.saverFor(graphId),
+      this.storeFor(graphId),
     ]);
     graph.checkpointer = saver;
+    if (store !== undefined) graph.store = store;
     return graph;
+  }
+
+  /** Gives every graph a store, made on the `BaseStore` class of the graph's own LangGraph. */
+  attachStore(makeStore: (BaseStore: BaseStoreConstructor) => object): void {
+    this.makeStore = makeStore;
+    this.stores.clear();
+  }
+
+  /** An export of the application's code: of `<file>` when absolute, else of a package it depends on. */
+  async importFromApplication(specifier: string, exportName: string): Promise<unknown> {
+    return isAbsolute(specifier)
+      ? this.registry.importExport(specifier, exportName)
+      : this.registry.importPackageExport(specifier, exportName);
   }
 
   /**
@@ -178,6 +200,19 @@ export class Application extends GraphCatalog {
 
   async close(): Promise<void> {
     await this.registry.close();
+  }
+
+  private async storeFor(graphId: string): Promise<unknown> {
+    if (!this.makeStore) return undefined;
+    const bindings = await this.registry.bindings(graphId);
+    let store = this.stores.get(bindings.checkpointModule);
+    if (!store) {
+      const BaseStore = bindings.checkpointModule.BaseStore as BaseStoreConstructor | undefined;
+      if (!BaseStore) return undefined;
+      store = this.makeStore(BaseStore);
+      this.stores.set(bindings.checkpointModule, store);
+    }
+    return store;
   }
 
   private async saverFor(graphId: string): Promise<unknown> {

@@ -7,6 +7,7 @@ const READ = [
   'http',
   'auth',
   'checkpointer',
+  'store',
   '$schema',
 ];
 /** Keys that only shape the hosted platform's container image; Berth builds none. */
@@ -23,7 +24,6 @@ const IMAGE_ONLY = [
 ];
 /** Keys Berth knows but does not apply yet, each with what that means. */
 const NOT_APPLIED: Readonly<Record<string, string>> = {
-  store: 'the store section is not applied yet',
   ui: 'generative UI components are not served',
   ui_config: 'generative UI components are not served',
   encryption: 'custom encryption is not applied',

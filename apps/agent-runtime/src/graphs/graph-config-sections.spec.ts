@@ -57,10 +57,10 @@ describe('the http section of langgraph.json', () => {
 
   it('warns about each top-level key it does not read, by kind', () => {
     expect(
-      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', store: {}, foo: 1 }),
+      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', ui: {}, foo: 1 }),
     ).toEqual([
       '"base_image" shapes a container image, which Berth does not build: it is ignored',
-      '"store": the store section is not applied yet',
+      '"ui": generative UI components are not served',
       '"foo" is not a key Berth knows: it is ignored',
     ]);
   });

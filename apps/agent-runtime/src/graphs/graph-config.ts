@@ -9,6 +9,7 @@ import {
   type HttpSection,
 } from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
+import { parseStoreSection, type StoreSection } from './store-config-section.js';
 
 /** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
 export class GraphConfigError extends Error {
@@ -51,6 +52,8 @@ export interface GraphConfig {
   readonly http?: HttpSection;
   /** `checkpointer`, when given. */
   readonly checkpointer?: CheckpointerSection;
+  /** `store`, when given: semantic search and TTL of the long-term memory. */
+  readonly store?: StoreSection;
   /** `auth.path`: the application's `Auth` instance, `<file>:<export>`. */
   readonly auth?: { readonly file: string; readonly exportName: string };
   /** Keys and values read but not applied, each said once in the log. */
@@ -186,6 +189,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
   const checkpointer = parseCheckpointerSection(json['checkpointer'], fail, (warning) =>
     warnings.push(warning),
   );
+  const store = parseStoreSection(json['store'], dir, fail, (warning) => warnings.push(warning));
 
   return {
     configFile,
@@ -195,6 +199,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     ...(http === undefined ? {} : { http }),
     ...(auth === undefined ? {} : { auth }),
     ...(checkpointer === undefined ? {} : { checkpointer }),
+    ...(store === undefined ? {} : { store }),
     ...(envFile === undefined ? {} : { envFile }),
     ...(env === undefined ? {} : { env }),
     dependencies,

@@ -307,6 +307,13 @@ export class GraphRegistry {
   }
 
   /** One export of one of the application's modules, imported as its graphs are (tsx). */
+  /** An export of a package, resolved from the application's directory as its code would. */
+  async importPackageExport(specifier: string, exportName: string): Promise<unknown> {
+    const module = await this.import(specifier, pathToFileURL(this.config.configFile).href);
+    if (!(exportName in module)) throw new Error(`${specifier} has no export "${exportName}"`);
+    return module[exportName];
+  }
+
   async importExport(file: string, exportName: string): Promise<unknown> {
     const url = pathToFileURL(file).href;
     const module = await this.import(url, url);

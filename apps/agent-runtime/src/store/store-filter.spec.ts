@@ -1,0 +1,31 @@
+import { describe, expect, it } from '@jest/globals';
+import { ValidationFailedError } from '#libs/http';
+import { compileStoreFilter } from './store-filter.js';
+
+describe('store filters in SQL', () => {
+  it('numbers its parameters from the first it is given', () => {
+    const { conditions, params } = compileStoreFilter(
+      { kind: 'note', 'meta.rank': { $gte: 2 } },
+      3,
+    );
+    expect(conditions).toHaveLength(2);
+    expect(conditions[0]).toContain('$3');
+    expect(conditions[0]).toContain('$4::jsonb');
+    expect(params).toEqual([['kind'], '"note"', ['meta', 'rank'], 2]);
+  });
+
+  it('compares strings as strings and numbers as numbers', () => {
+    expect(compileStoreFilter({ a: { $lt: 'm' } }, 1).conditions[0]).toContain("'string'");
+    expect(compileStoreFilter({ a: { $lt: 3 } }, 1).conditions[0]).toContain("'number'");
+  });
+
+  it.each([
+    [{ a: { $regex: 'x' } }, /Unknown operator \$regex/],
+    [{ a: { $gt: [1] } }, /compares with a number or a string/],
+    [{ a: { $in: 'x' } }, /takes an array/],
+    [{ '': 1 }, /cannot be empty/],
+  ])('refuses %j', (filter, message) => {
+    expect(() => compileStoreFilter(filter, 1)).toThrow(ValidationFailedError);
+    expect(() => compileStoreFilter(filter, 1)).toThrow(message);
+  });
+});

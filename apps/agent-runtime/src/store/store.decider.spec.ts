@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RecordedEvent } from '#libs/event-store';
+import { LOG_START } from '#libs/event-store';
+import { decideStore } from './store.decider.js';
+import type { StoreEvent } from './store.events.js';
+import { storeProjection } from './store.projection.js';
+import type { StoreItemRow } from './store-item.entity.js';
+
+const ns = ['users', 'u1'];
+const T0 = '2026-01-01T00:00:00.000Z';
+const at = (minutes: number): string => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
+
+function recorded(event: StoreEvent): RecordedEvent {
+  return {
+    eventId: '00000000-0000-7000-8000-000000000000',
+    type: event.type,
+    streamId: 'store-users.u1',
+    streamPosition: 0,
+    logPosition: LOG_START,
+    data: event.data,
+    metadata: {},
+    recordedAt: new Date(T0),
+  };
+}
+
+function fold(events: StoreEvent[], row?: StoreItemRow): StoreItemRow | undefined {
+  return events.reduce<StoreItemRow | undefined>(
+    (current, event) => storeProjection.evolve(current, recorded(event)),
+    row,
+  );
+}
+
+const put = (ttlMinutes: number | null, now: string): StoreEvent[] =>
+  decideStore(
+    { kind: 'put', namespace: ns, key: 'k', value: { a: 1 }, vectors: null, ttlMinutes },
+    undefined,
+    now,
+  );
+
+describe('the store decider and its read model', () => {
+  it('keeps created_at across puts and sets the expiry from the TTL', () => {
+    const row = fold([...put(10, T0), ...put(10, at(5))]);
+    expect(row?.created_at.toISOString()).toBe(T0);
+    expect(row?.updated_at.toISOString()).toBe(at(5));
+    expect(row?.expires_at?.toISOString()).toBe(at(15));
+    expect(fold(put(null, T0))?.expires_at).toBeNull();
+  });
+
+  it('refreshes only items with a TTL, pushing the expiry back', () => {
+    const row = fold(put(10, T0));
+    const state = { ttlMinutes: 10, expiresAt: at(10) };
+    const refreshed = decideStore({ kind: 'refresh_ttl', namespace: ns, key: 'k' }, state, at(4));
+    expect(fold(refreshed, row)?.expires_at?.toISOString()).toBe(at(14));
+    expect(
+      decideStore(
+        { kind: 'refresh_ttl', namespace: ns, key: 'k' },
+        { ttlMinutes: null, expiresAt: null },
+        at(4),
+      ),
+    ).toEqual([]);
+  });
+
+  it('expires an item only once its expiry passed, and only the expiry it saw', () => {
+    const seen = { ttlMinutes: 10, expiresAt: at(10) };
+    expect(decideStore({ kind: 'expire', namespace: ns, key: 'k' }, seen, at(9))).toEqual([]);
+    const expired = decideStore({ kind: 'expire', namespace: ns, key: 'k' }, seen, at(11));
+    expect(fold(expired, fold(put(10, T0)))).toBeUndefined();
+    // Written again after the sweeper looked: the new item outlives the old expiry.
+    const rewritten = fold(put(10, at(10.5)), fold(put(10, T0)));
+    expect(fold(expired, rewritten)?.expires_at?.toISOString()).toBe(at(20.5));
+  });
+
+  it('deletes whether or not the item exists', () => {
+    const deleted = decideStore({ kind: 'delete', namespace: ns, key: 'k' }, undefined, T0);
+    expect(deleted.map((event) => event.type)).toEqual(['StoreItemDeleted']);
+    expect(fold(deleted, fold(put(null, T0)))).toBeUndefined();
+  });
+});
