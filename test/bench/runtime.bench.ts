@@ -17,6 +17,7 @@ import {
   type Row,
 } from './bench-support.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
+import { storeBench } from './store.bench-phase.js';
 
 /** Scales every sequential phase; the default keeps the whole run within about three minutes. */
 const ITERATIONS = Math.max(10, Number(process.env.BENCH_ITERATIONS ?? 80));
@@ -665,6 +666,12 @@ async function main(): Promise<void> {
       ),
     );
 
+    const storeStarted = performance.now();
+    const store = await storeBench(peer, ITERATIONS);
+    console.log(
+      `  store: ${((performance.now() - storeStarted) / 1000).toFixed(1)} s (a second Berth runtime serving the store with store.index)`,
+    );
+
     const rows: Row[] = [
       ...latencyRows('create run + join (agent)', joinBerth, joinPeer, [50, 90]),
       ...latencyRows(
@@ -687,6 +694,7 @@ async function main(): Promise<void> {
       },
       ...resumeRow(resumeBerth, resumePeer),
       ...opRows,
+      ...store.rows,
     ];
     printTable(
       'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
@@ -721,7 +729,12 @@ async function main(): Promise<void> {
         `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
         ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
         ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
-        ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.`,
+        ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.` +
+        `\nGoal: store put p50 within 3x of the in-memory reference: ${millis(store.putP50[0])} vs ${millis(store.putP50[1])}` +
+        ` (${(store.putP50[0] / store.putP50[1]).toFixed(2)}x): ${verdict(store.putP50[0] <= 3 * store.putP50[1])}` +
+        `; filtered search faster than it: ${millis(store.searchP50[0])} vs ${millis(store.searchP50[1])}: ${verdict(store.searchP50[0] < store.searchP50[1])}` +
+        `; semantic query ${millis(store.semanticP50[0])} vs ${millis(store.semanticP50[1])}: ${verdict(store.semanticP50[0] < store.semanticP50[1])}` +
+        ` (similarity: ${store.vectorSearch}).`,
     );
     if (resumePeer.failure !== undefined) {
       console.log(`Reference resume: ${resumePeer.failure}.`);

@@ -5,13 +5,14 @@ import { compileStoreFilter } from './store-filter.js';
 describe('store filters in SQL', () => {
   it('numbers its parameters from the first it is given', () => {
     const { conditions, params } = compileStoreFilter(
-      { kind: 'note', 'meta.rank': { $gte: 2 } },
+      { kind: 'note', 'meta.rank': { $gte: 2 }, tags: ['a'] },
       3,
     );
-    expect(conditions).toHaveLength(2);
-    expect(conditions[0]).toContain('$3');
-    expect(conditions[0]).toContain('$4::jsonb');
-    expect(params).toEqual([['kind'], '"note"', ['meta', 'rank'], 2]);
+    expect(conditions).toHaveLength(3);
+    // A scalar is looked up by containment, which the GIN index on the value answers.
+    expect(conditions[0]).toBe('value @> $3::jsonb');
+    expect(conditions[1]).toContain('$4::text[]');
+    expect(params).toEqual(['{"kind":"note"}', ['meta', 'rank'], 2, ['tags'], '["a"]']);
   });
 
   it('compares strings as strings and numbers as numbers', () => {

@@ -19,6 +19,14 @@ const isOperatorObject = (value: unknown): value is Record<Operator, unknown> =>
   Object.keys(value).length > 0 &&
   Object.keys(value).every((key) => key.startsWith('$'));
 
+const isScalar = (value: unknown): boolean =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
+
+/** `{a: {b: value}}` for the path `a.b`. */
+function nested(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+}
+
 /** SQL conditions on `value` (jsonb), with their parameters numbered from `firstParam`. */
 export interface CompiledFilter {
   readonly conditions: string[];
@@ -46,8 +54,15 @@ export function compileStoreFilter(
   };
   for (const [field, condition] of Object.entries(filter ?? {})) {
     if (field === '') invalid([field], 'Filter fields cannot be empty');
-    const target = `(value #> ${param(field.split('.'))}::text[])`;
-    if (!isOperatorObject(condition)) {
+    const path = field.split('.');
+    const equalTo = isOperatorObject(condition) ? undefined : { value: condition };
+    if (equalTo && isScalar(equalTo.value)) {
+      // For a scalar, containment is equality, and the GIN index on `value` answers it.
+      conditions.push(`value @> ${param(JSON.stringify(nested(path, equalTo.value)))}::jsonb`);
+      continue;
+    }
+    const target = `(value #> ${param(path)}::text[])`;
+    if (equalTo || !isOperatorObject(condition)) {
       conditions.push(`${target} = ${param(JSON.stringify(condition))}::jsonb`);
       continue;
     }

@@ -14,7 +14,7 @@ export interface StoreItemRow {
   ttl_minutes: number | null;
   /** Past this instant the item is gone for every read, before the sweeper removes it. */
   expires_at: Date | null;
-  /** Unit vectors by JSON path; `store_item_vectors` mirrors them for search. */
+  /** Unit vectors by JSON path; a trigger mirrors them into `embeddings` (a 2-D array) for search. */
   vectors: StoreVectors | null;
 }
 
@@ -50,48 +50,45 @@ export const STORE_MIGRATIONS = [
         updated_at timestamptz not null,
         ttl_minutes double precision,
         expires_at timestamptz,
-        vectors jsonb
+        vectors jsonb,
+        embeddings real[]
       );
       create index store_items_namespace on store_items (namespace_path, updated_at desc);
+      create index store_items_value on store_items using gin (value jsonb_path_ops);
       create index store_items_expiring on store_items (expires_at) where expires_at is not null;
 
-      create table store_item_vectors (
-        item_id uuid not null,
-        path text not null,
-        embedding real[] not null,
-        primary key (item_id, path)
-      );
-
-      create function store_dot(a real[], b real[]) returns double precision
-        language sql immutable strict parallel safe
-        as $$ select sum(x * y) from unnest(a, b) as t(x, y) $$;
-
-      create function store_items_mirror_vectors() returns trigger language plpgsql as $$
+      -- Each embedding a row of one 2-D array, so that ranking needs no join (see store_best_dot).
+      create function store_items_embeddings() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('UPDATE', 'DELETE') then
-          delete from store_item_vectors where item_id = old.item_id;
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.vectors is not null then
-          insert into store_item_vectors (item_id, path, embedding)
-          select new.item_id, v.key, array(select jsonb_array_elements_text(v.value)::real)
-            from jsonb_each(new.vectors) as v;
-        end if;
-        return null;
+        new.embeddings := case when new.vectors is null then null else array(
+          select array(select jsonb_array_elements_text(v.value)::real)
+            from jsonb_each(new.vectors) as v
+        ) end;
+        return new;
       end;
       $$;
-      create trigger store_items_vectors_row
-        after insert or delete or update of vectors on store_items
-        for each row execute function store_items_mirror_vectors();
+      create trigger store_items_embeddings before insert or update of vectors on store_items
+        for each row execute function store_items_embeddings();
 
-      create function store_items_truncate_vectors() returns trigger language plpgsql as $$
+      -- The best dot product of the query with any row of m (unit vectors: cosine similarity).
+      create function store_best_dot(m real[], q real[]) returns double precision
+        language plpgsql immutable strict parallel safe as $$
+      declare
+        best double precision;
+        dot double precision;
+        n int := array_length(q, 1);
       begin
-        truncate store_item_vectors;
-        return null;
+        if coalesce(array_ndims(m), 0) <> 2 or array_length(m, 2) <> n then return null; end if;
+        for r in 1 .. array_length(m, 1) loop
+          dot := 0;
+          for c in 1 .. n loop
+            dot := dot + m[r][c] * q[c];
+          end loop;
+          if best is null or dot > best then best := dot; end if;
+        end loop;
+        return best;
       end;
       $$;
-      create trigger store_items_vectors_truncate
-        after truncate on store_items
-        for each statement execute function store_items_truncate_vectors();
     `,
   },
 ];

@@ -108,17 +108,15 @@ export class StoreReads {
     }
     params.push(this.vectorParam(search.queryVector));
     const query = `$${params.length}`;
-    const similarity =
+    const score =
       this.vectorSearch() === 'pgvector'
-        ? `1 - (v.pgv <=> ${query}::vector)`
-        : `store_dot(v.embedding, ${query}::real[])`;
+        ? `(select max(1 - (v.pgv <=> ${query}::vector)) from store_item_vectors v
+             where v.item_id = store_items.item_id)`
+        : `store_best_dot(embeddings, ${query}::real[])`;
     const rows: ItemRecord[] = await this.dataSource.query(
-      `select ${ITEM_COLUMNS}, s.score from store_items i
-         left join lateral (
-           select max(${similarity}) as score from store_item_vectors v where v.item_id = i.item_id
-         ) s on true
+      `select ${ITEM_COLUMNS}, ${score} as score from store_items
         where ${where.join(' and ')}
-        order by s.score desc nulls last, updated_at desc, namespace_path, key ${page}`,
+        order by score desc nulls last, updated_at desc, namespace_path, key ${page}`,
       params,
     );
     return rows.map((row) => toItem(row, true));

@@ -27,7 +27,10 @@ export class StoreVectorSearch implements OnModuleInit {
     );
   }
 
-  /** Adds a pgvector mirror of each embedding when the extension is there or can be created. */
+  /**
+   * With the extension there (or creatable), each embedding is mirrored as a pgvector `vector`
+   * into `store_item_vectors`, by a trigger on the read model, filled once for the items before.
+   */
   private async enablePgvector(): Promise<boolean> {
     const available: unknown[] = await this.dataSource.query(
       `select 1 from pg_available_extensions where name = 'vector'`,
@@ -36,17 +39,42 @@ export class StoreVectorSearch implements OnModuleInit {
     try {
       await this.dataSource.query('create extension if not exists vector');
       await this.dataSource.query(`
-        alter table store_item_vectors add column if not exists pgv vector;
-        update store_item_vectors set pgv = embedding::vector where pgv is null;
-        create or replace function store_item_vectors_pgv() returns trigger language plpgsql as $$
+        create table if not exists store_item_vectors (
+          item_id uuid not null,
+          path text not null,
+          pgv vector not null,
+          primary key (item_id, path)
+        );
+        create or replace function store_items_mirror_vectors() returns trigger language plpgsql as $$
         begin
-          new.pgv := new.embedding::vector;
-          return new;
+          if tg_op in ('UPDATE', 'DELETE') then
+            delete from store_item_vectors where item_id = old.item_id;
+          end if;
+          if tg_op in ('INSERT', 'UPDATE') and new.vectors is not null then
+            insert into store_item_vectors (item_id, path, pgv)
+            select new.item_id, v.key, v.value::text::vector from jsonb_each(new.vectors) as v;
+          end if;
+          return null;
         end;
         $$;
-        drop trigger if exists store_item_vectors_pgv on store_item_vectors;
-        create trigger store_item_vectors_pgv before insert or update of embedding
-          on store_item_vectors for each row execute function store_item_vectors_pgv();
+        create or replace function store_items_truncate_vectors() returns trigger language plpgsql as $$
+        begin
+          truncate store_item_vectors;
+          return null;
+        end;
+        $$;
+        drop trigger if exists store_items_vectors_row on store_items;
+        create trigger store_items_vectors_row
+          after insert or delete or update of vectors on store_items
+          for each row execute function store_items_mirror_vectors();
+        drop trigger if exists store_items_vectors_truncate on store_items;
+        create trigger store_items_vectors_truncate after truncate on store_items
+          for each statement execute function store_items_truncate_vectors();
+        insert into store_item_vectors (item_id, path, pgv)
+        select i.item_id, v.key, v.value::text::vector
+          from store_items i, jsonb_each(i.vectors) as v
+         where i.vectors is not null
+        on conflict do nothing;
       `);
       return true;
     } catch (error) {

@@ -179,7 +179,9 @@ export class StoreService {
       index.dims,
       embedded.map((texts) => texts ?? new Map()),
     ).catch((error: unknown) => this.embeddingFailed(error));
-    return vectors.map((item, i) => (embedded[i] === undefined ? null : item));
+    return vectors.map((item, i) =>
+      embedded[i] === undefined || Object.keys(item).length === 0 ? null : item,
+    );
   }
 
   private async queryVector(query: string): Promise<number[] | undefined> {

@@ -171,6 +171,31 @@ describe('client.store: every method of the official SDK, and the store inside g
     expect(await store().getItem(ns, 'kept')).toMatchObject({ value: { text: 'lasting' } });
   });
 
+  it('a read pushes back the expiry of an item with a TTL, unless asked not to', async () => {
+    const ns = ['refresh', randomUUID()];
+    await store().putItem(ns, 'timed', { text: 'timed' }, { ttl: 60 });
+    await store().putItem(ns, 'forever', { text: 'forever' });
+    const eventTypes = async (): Promise<string[]> =>
+      (
+        await query<{ event_type: string }>(
+          'select event_type from es_events where stream_id = $1 order by stream_position',
+          [`store-${ns.join('.')}`],
+        )
+      ).map((row) => row.event_type);
+    await store().getItem(ns, 'timed', { refreshTtl: false });
+    await store().searchItems(ns, { refreshTtl: false });
+    expect(await eventTypes()).toEqual(['StoreItemPut', 'StoreItemPut']);
+    // The application's store.ttl.refresh_on_read is true: a plain read refreshes.
+    await store().getItem(ns, 'timed');
+    await store().searchItems(ns, { refreshTtl: true });
+    expect(await eventTypes()).toEqual([
+      'StoreItemPut',
+      'StoreItemPut',
+      'StoreItemTtlRefreshed',
+      'StoreItemTtlRefreshed',
+    ]);
+  });
+
   it('refuses bad namespaces, filters and sizes with a 4xx and a detail, storing nothing', async () => {
     const ns = ['bad', randomUUID()];
     const cases: [string, string, unknown, number][] = [
