@@ -46,3 +46,15 @@ export function runtimeSuite(
     },
   };
 }
+
+/** A request with the runtime's API key and a JSON body, for what the SDK would not send. */
+export function apiRequest(
+  suite: RuntimeSuite,
+): (method: string, path: string, body?: unknown) => Promise<Response> {
+  return (method, path, body) =>
+    fetch(`${suite.runtime.url}${path}`, {
+      method,
+      headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+}

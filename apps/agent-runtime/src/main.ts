@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       runFinished,
       threadSweepSeconds: config.threadSweepSeconds,
       storeSweepSeconds: config.storeSweepSeconds,
+      cronPollSeconds: config.cronPollSeconds,
       ...(customAuth ? { customAuth } : {}),
     }),
     new FastifyAdapter(

@@ -5,6 +5,8 @@ import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { RUN_MIGRATIONS } from './runs/run.entity.js';
 import { runsProjection } from './runs/runs.projection.js';
+import { CRON_MIGRATIONS } from './crons/cron.entity.js';
+import { cronsProjection } from './crons/crons.projection.js';
 import { STORE_MIGRATIONS } from './store/store-item.entity.js';
 import { storeProjection } from './store/store.projection.js';
 import { THREAD_MIGRATIONS } from './threads/thread.entity.js';
@@ -16,6 +18,7 @@ const PROJECTIONS = [
   threadsProjection,
   runsProjection,
   storeProjection,
+  cronsProjection,
 ] as unknown as Projection<ObjectLiteral>[];
 
 /** The runtime's database: its event log, read models and run queue. */
@@ -28,7 +31,13 @@ export function openRuntimePersistence(
     dataDir: config.dataDir,
     databaseName: 'berth_runtime',
     eventStoreUrl: config.eventStoreUrl,
-    migrations: [...ASSISTANT_MIGRATIONS, ...THREAD_MIGRATIONS, ...RUN_MIGRATIONS, ...STORE_MIGRATIONS],
+    migrations: [
+      ...ASSISTANT_MIGRATIONS,
+      ...THREAD_MIGRATIONS,
+      ...RUN_MIGRATIONS,
+      ...STORE_MIGRATIONS,
+      ...CRON_MIGRATIONS,
+    ],
     projections: PROJECTIONS,
     onError,
   });

@@ -36,6 +36,8 @@ export interface RuntimeConfig {
   readonly threadSweepSeconds: number;
   /** How often store items whose TTL ran out are deleted, unless `store.ttl` says. */
   readonly storeSweepSeconds: number;
+  /** How often each replica looks for crons that are due. */
+  readonly cronPollSeconds: number;
 }
 
 /** One key in clear (`BERTH_API_KEY`), or the SHA-256 digests of the keys (`BERTH_API_KEY_SHA256`). */
@@ -117,6 +119,10 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     storeSweepSeconds: envInteger('BERTH_STORE_SWEEP_SECONDS', env.BERTH_STORE_SWEEP_SECONDS, 60, {
       min: 1,
       max: 86_400,
+    }),
+    cronPollSeconds: envInteger('BERTH_CRON_POLL_SECONDS', env.BERTH_CRON_POLL_SECONDS, 5, {
+      min: 1,
+      max: 60,
     }),
   };
 }

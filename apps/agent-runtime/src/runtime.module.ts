@@ -15,6 +15,9 @@ import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
+import { CronsController } from './crons/crons.controller.js';
+import { CronsService } from './crons/crons.service.js';
+import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
 import { StoreController } from './store/store.controller.js';
 import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
 import { SystemController } from './system/system.controller.js';
@@ -36,6 +39,8 @@ export interface RuntimeParts {
   readonly threadSweepSeconds: number;
   /** Store items whose TTL ran out are deleted this often, unless `store.ttl` says (60 s). */
   readonly storeSweepSeconds?: number;
+  /** How often each replica looks for due crons (5 s). */
+  readonly cronPollSeconds?: number;
   /** The application's own authentication (`auth.path`), when it has one. */
   readonly customAuth?: CustomAuth;
 }
@@ -51,6 +56,7 @@ export class RuntimeModule {
         ThreadsController,
         RunsController,
         StoreController,
+        CronsController,
       ],
       providers: [
         { provide: EventStore, useValue: parts.eventStore },
@@ -80,6 +86,9 @@ export class RuntimeModule {
         RunsService,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
+        CronsService,
+        { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },
+        CronScheduler,
         { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
       ],

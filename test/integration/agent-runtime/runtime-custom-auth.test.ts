@@ -86,6 +86,24 @@ describe("the application's own authentication (auth.path), through the official
     ).toContain(mine.assistant_id);
   });
 
+  it("keeps one user's crons from another, and their threads from the other's crons", async () => {
+    const alice = as('alice');
+    const bob = as('bob');
+    const cron = await alice.crons.create('greeter', { schedule: '0 9 * * *', metadata: { x: 1 } });
+    expect(cron.metadata).toMatchObject({ owner: 'alice', x: 1 });
+    expect((cron as { user_id?: string }).user_id).toBe('alice');
+    expect((await alice.crons.search()).map((found) => found.cron_id)).toContain(cron.cron_id);
+    expect(await bob.crons.search()).toEqual([]);
+    expect(await bob.crons.count()).toBe(0);
+    await expect(bob.crons.update(cron.cron_id, { enabled: false })).rejects.toThrow(/404/);
+    await expect(bob.crons.delete(cron.cron_id)).rejects.toThrow(/404/);
+    const thread = await alice.threads.create();
+    await expect(
+      bob.crons.createForThread(thread.thread_id, 'greeter', { schedule: '0 9 * * *' }),
+    ).rejects.toThrow(/404/);
+    await alice.crons.delete(cron.cron_id);
+  });
+
   it('lets the platform (the API key) see every user', async () => {
     const platform = new Client({ apiUrl: suite.runtime.url, apiKey: suite.runtime.apiKey });
     const owners = (await platform.threads.search({ limit: 50 })).map((t) => t.metadata?.['owner']);

@@ -6,7 +6,7 @@ import { SetMetadata } from '@nestjs/common';
  * query; routes on one thread or assistant check it against them).
  */
 export interface AuthEventSpec {
-  readonly resource: 'threads' | 'assistants';
+  readonly resource: 'threads' | 'assistants' | 'crons';
   readonly action: 'create' | 'read' | 'update' | 'delete' | 'search' | 'create_run';
   readonly list?: 'search' | 'count';
 }

@@ -15,6 +15,7 @@ export function authValueOf(
     Object.fromEntries(
       keys.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]),
     );
+  if (spec.resource === 'crons') return cronAuthValue(spec, params, body, metadata);
   if (spec.resource === 'assistants') {
     if (spec.action === 'create') return { ...body, metadata };
     if (spec.action === 'search') return { ...pick('graph_id', 'limit', 'offset'), metadata };
@@ -45,6 +46,36 @@ export function authValueOf(
       return { thread_id: params.threadId, ...(params.runId ? { run_id: params.runId } : {}) };
     case 'read':
       return { thread_id: params.threadId };
+  }
+}
+
+/** The SDK's `CronCreate`, `CronRead`, `CronUpdate`, `CronDelete` and `CronSearch` values. */
+function cronAuthValue(
+  spec: AuthEventSpec,
+  params: Readonly<Record<string, string>>,
+  body: Readonly<Json>,
+  metadata: Json,
+): Json {
+  const { schedule, end_time, assistant_id, limit, offset, thread_id, ...payload } = body;
+  switch (spec.action) {
+    case 'create':
+      return {
+        payload: { assistant_id, ...payload },
+        schedule,
+        cron_id: null,
+        thread_id: params.threadId ?? null,
+        user_id: null,
+        end_time: end_time ?? null,
+        metadata,
+      };
+    case 'search':
+      return { assistant_id, thread_id, limit, offset, metadata };
+    case 'update':
+      return { cron_id: params.cronId, payload, schedule: schedule ?? null };
+    case 'read':
+    case 'delete':
+    case 'create_run':
+      return { cron_id: params.cronId };
   }
 }
 

@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { from, map, of, switchMap, type Observable } from 'rxjs';
 import { notFound } from '#libs/http';
 import { AssistantsService } from '../assistants/assistants.service.js';
+import { CronsService } from '../crons/crons.service.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { AUTH_EVENT, type AuthEventSpec } from './auth-event.decorator.js';
@@ -29,6 +30,8 @@ import { authValueOf, mergeContainment } from './auth-values.js';
 export const CUSTOM_AUTH = Symbol('CUSTOM_AUTH');
 
 type Json = Record<string, unknown>;
+
+const NOUNS = { threads: 'Thread', assistants: 'Assistant', crons: 'Cron' } as const;
 const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -46,6 +49,7 @@ export class AuthorizationInterceptor implements NestInterceptor {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -77,6 +81,10 @@ export class AuthorizationInterceptor implements NestInterceptor {
     request: FastifyRequest,
   ): Promise<{ answer?: unknown; postFilter?: AuthFilters }> {
     const params = (request.params ?? {}) as Record<string, string>;
+    if (spec.resource === 'crons' && spec.action === 'create' && params.threadId) {
+      // Each tick runs on the thread: the user must be one who may run on it.
+      await this.authorize(auth, { resource: 'threads', action: 'create_run' }, request);
+    }
     const body: Json = isRecord(request.body) ? request.body : {};
     const value = authValueOf(spec, params, body);
     const who = request.berthAuth;
@@ -93,7 +101,7 @@ export class AuthorizationInterceptor implements NestInterceptor {
     }
     if (!filters) return {};
     if (spec.action === 'create') {
-      await this.refuseTakingOver(spec, body, filters);
+      if (spec.resource !== 'crons') await this.refuseTakingOver(spec, body, filters);
       return {};
     }
     if (spec.list) {
@@ -116,7 +124,7 @@ export class AuthorizationInterceptor implements NestInterceptor {
       throw new ForbiddenException('Name the thread: this action is filtered by your auth handler');
     }
     if (metadata !== undefined && !matchesFilters(metadata, filters)) {
-      throw notFound(spec.resource === 'threads' ? 'Thread not found' : 'Assistant not found');
+      throw notFound(`${NOUNS[spec.resource]} not found`);
     }
     return {};
   }
@@ -155,6 +163,9 @@ export class AuthorizationInterceptor implements NestInterceptor {
         (params.runId ? await this.runs.threadOfRun(params.runId) : undefined);
       if (!threadId) return undefined;
       return metadataOf(await this.threads.get(threadId));
+    }
+    if (spec.resource === 'crons') {
+      return params.cronId ? metadataOf(await this.crons.get(params.cronId)) : undefined;
     }
     if (!params.assistantId) return undefined;
     return (await this.assistants.resolve(params.assistantId)).metadata;

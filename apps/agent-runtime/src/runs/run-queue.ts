@@ -68,9 +68,23 @@ export class RunQueue {
     private readonly isFinished: RunFinishedCheck,
   ) {}
 
-  /** Admits the run under the thread's multitask strategy; returns the runs it cancels. */
-  async enqueue(run: RunCreatedData, strategy: MultitaskStrategy): Promise<readonly string[]> {
+  /**
+   * Admits the run under the thread's multitask strategy; returns the runs it cancels. With
+   * `once`, a run of this id that was ever queued before is not queued again: undefined.
+   */
+  async enqueue(
+    run: RunCreatedData,
+    strategy: MultitaskStrategy,
+    options: { once?: boolean } = {},
+  ): Promise<readonly string[] | undefined> {
     return this.underThreadLock(run.thread_id, async (client, inflight) => {
+      if (options.once) {
+        const claimed = await client.query(
+          'insert into run_claims (run_id) values ($1) on conflict do nothing returning run_id',
+          [run.run_id],
+        );
+        if (claimed.rowCount === 0) return undefined;
+      }
       const admission = admitRun(strategy, inflight);
       if (admission.kind === 'reject') {
         throw conflict(

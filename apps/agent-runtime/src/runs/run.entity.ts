@@ -72,4 +72,14 @@ export const RUN_MIGRATIONS = [
     name: 'delayed runs',
     sql: `alter table run_queue add column not_before timestamptz;`,
   },
+  {
+    version: 2203,
+    name: 'runs created at most once',
+    // A run whose id is given by its maker (a cron's tick) is claimed here, in the transaction
+    // that queues it: a second maker finds the claim and creates nothing.
+    sql: `create table run_claims (
+            run_id uuid primary key,
+            claimed_at timestamptz not null default clock_timestamp()
+          );`,
+  },
 ];

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import {
   Equals,
@@ -29,6 +30,14 @@ const asList = ({ value }: { value: unknown }): unknown =>
 
 const isNodeList = (value: unknown): boolean =>
   value === '*' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+
+/** An optional `"*"` or list of node names (`interrupt_before`, `interrupt_after`). */
+export const NodeNamesOrAll = (field: string): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    ValidateIf((_, value) => !isNodeList(value)),
+    IsIn(['*'], { message: `${field} must be "*" or a list of node names` }),
+  );
 
 export class CreateRunDto {
   @Transform(toNormalizedId)
@@ -63,14 +72,10 @@ export class CreateRunDto {
   @IsBoolean()
   stream_subgraphs?: boolean;
 
-  @IsOptional()
-  @ValidateIf((_, value) => !isNodeList(value))
-  @IsIn(['*'], { message: 'interrupt_before must be "*" or a list of node names' })
+  @NodeNamesOrAll('interrupt_before')
   interrupt_before?: string[] | '*';
 
-  @IsOptional()
-  @ValidateIf((_, value) => !isNodeList(value))
-  @IsIn(['*'], { message: 'interrupt_after must be "*" or a list of node names' })
+  @NodeNamesOrAll('interrupt_after')
   interrupt_after?: string[] | '*';
 
   @IsOptional()

@@ -24,6 +24,13 @@ function durabilityOf(body: CreateRunDto): Durability | null {
   return body.checkpoint_during ? 'async' : 'exit';
 }
 
+/** A run whose identity its maker chose (a cron's tick): created at most once, whoever asks. */
+export interface RunIdentity {
+  readonly runId: string;
+  /** The thread of a stateless run. */
+  readonly threadId: string;
+}
+
 export interface CreatedRun {
   readonly data: RunCreatedData;
   readonly resource: Record<string, unknown>;
@@ -44,12 +51,29 @@ export class RunsService {
 
   /** Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread. */
   async create(threadId: string | null, body: CreateRunDto, now: string): Promise<CreatedRun> {
+    const created = await this.createOnce(threadId, body, now, undefined);
+    if (!created) throw new Error('a run without a given identity is always created');
+    return created;
+  }
+
+  /**
+   * Creates the run unless a run of `identity` was created before (then undefined): the run of a
+   * cron's tick is made once, however many replicas, retries and restarts ask for it.
+   */
+  async createOnce(
+    threadId: string | null,
+    body: CreateRunDto,
+    now: string,
+    identity: RunIdentity | undefined,
+  ): Promise<CreatedRun | undefined> {
     const assistant = await this.assistants.resolve(body.assistant_id);
     if (threadId !== null) await this.requireThread(threadId, body.if_not_exists ?? 'reject', now);
-    const runId = uuidv7();
-    const runThreadId = threadId ?? uuidv7();
+    const runId = identity?.runId ?? uuidv7();
+    const runThreadId = threadId ?? identity?.threadId ?? uuidv7();
     const temporary = threadId === null && body.on_completion !== 'keep';
-    if (threadId === null && !temporary) await this.threads.create(runThreadId, {}, 'raise', now);
+    if (threadId === null && !temporary) {
+      await this.threads.create(runThreadId, {}, identity ? 'do_nothing' : 'raise', now);
+    }
     const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
     const runConfig = body.config ?? {};
     const runConfigurable = (runConfig.configurable ?? {}) as JsonObject;
@@ -97,7 +121,10 @@ export class RunsService {
         : null,
       durability: durabilityOf(body),
     };
-    const cancelled = await this.queue.enqueue(data, data.multitask_strategy);
+    const cancelled = await this.queue.enqueue(data, data.multitask_strategy, {
+      once: identity !== undefined,
+    });
+    if (!cancelled) return undefined;
     await this.recordCreated(data);
     this.signals.wakeWorkers();
     for (const other of cancelled) {

@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { Client } from '@langchain/langgraph-sdk';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import pg from 'pg';
+import { queryRows } from '../../../support/database-query.js';
 import { everyMethodCovered } from '../../../support/sdk-coverage.js';
-import { runtimeSuite } from '../../../support/runtime-suite.js';
+import { apiRequest, runtimeSuite } from '../../../support/runtime-suite.js';
 import { within } from '../../../support/within.js';
 
 const MEMORY_APP = resolve('test/fixtures/compat-app/memory-app.json');
@@ -16,25 +16,10 @@ describe('client.store: every method of the official SDK, and the store inside g
   const suite = runtimeSuite('sdk_store', { maxRetries: 0 }, { graphConfig: MEMORY_APP });
   const store = everyMethodCovered(() => suite.client.store);
 
-  async function query<Row extends pg.QueryResultRow>(
-    sql: string,
-    values: unknown[],
-  ): Promise<Row[]> {
-    const client = new pg.Client({ connectionString: suite.database.url });
-    await client.connect();
-    try {
-      return (await client.query<Row>(sql, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = <Row extends Record<string, unknown>>(sql: string, values: unknown[]) =>
+    queryRows<Row>(suite.database.url, sql, values);
 
-  const raw = (method: string, path: string, body?: unknown): Promise<Response> =>
-    fetch(`${suite.runtime.url}${path}`, {
-      method,
-      headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const raw = apiRequest(suite);
 
   it('puts, gets, searches with filters and pages, lists namespaces and deletes', async () => {
     const id = randomUUID();

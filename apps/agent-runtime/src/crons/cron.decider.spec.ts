@@ -1,0 +1,137 @@
+import { describe, expect, it } from '@jest/globals';
+import { conflict } from '#libs/http';
+import { cronDecider, evolveCron, type CronCommand, type CronState } from './cron.decider.js';
+import type { CronCreatedData, CronEvent } from './cron.events.js';
+import { CronSchedule } from './cron-schedule.js';
+
+const created: Omit<CronCreatedData, 'next_run_date'> = {
+  cron_id: 'c1',
+  assistant_id: 'a1',
+  thread_id: null,
+  schedule: '*/10 * * * *',
+  timezone: null,
+  end_time: '2026-01-01T12:00:00.000Z',
+  enabled: true,
+  on_run_completed: 'delete',
+  payload: { input: { steps: 1 } },
+  metadata: { tag: 't' },
+  user_id: null,
+  created_at: '2026-01-01T10:03:00.000Z',
+};
+
+function run(commands: CronCommand[]): { state: CronState; events: CronEvent[] } {
+  let state = cronDecider.initialState;
+  const events: CronEvent[] = [];
+  for (const command of commands) {
+    const decided = cronDecider.decide(command, state);
+    events.push(...decided);
+    state = decided.reduce(evolveCron, state);
+  }
+  return { state, events };
+}
+
+const fire = (tick: string, now = tick): CronCommand => ({
+  kind: 'fire',
+  tick,
+  runId: `run-${tick}`,
+  threadId: null,
+  now,
+});
+
+describe('the cron decider', () => {
+  it('gives a new cron its first tick as next_run_date', () => {
+    const [event] = run([{ kind: 'create', cron: created }]).events;
+    expect(event?.data).toMatchObject({ next_run_date: '2026-01-01T10:10:00.000Z' });
+  });
+
+  it('fires a tick once, however many times it is asked', () => {
+    const { events } = run([
+      { kind: 'create', cron: created },
+      fire('2026-01-01T10:10:00.000Z'),
+      fire('2026-01-01T10:10:00.000Z'),
+    ]);
+    expect(events.map((event) => event.type)).toEqual(['CronCreated', 'CronFired']);
+    expect(events[1]?.data).toMatchObject({ next_run_date: '2026-01-01T10:20:00.000Z' });
+  });
+
+  it('after missed ticks fires the latest once, and never the older ones afterwards', () => {
+    const { events } = run([
+      { kind: 'create', cron: created },
+      fire('2026-01-01T10:10:00.000Z'),
+      fire('2026-01-01T10:50:00.000Z', '2026-01-01T10:52:30.000Z'),
+      fire('2026-01-01T10:30:00.000Z', '2026-01-01T10:52:31.000Z'),
+    ]);
+    const fires = events.filter((event) => event.type === 'CronFired');
+    expect(fires.map((event) => event.data)).toMatchObject([
+      { tick: '2026-01-01T10:10:00.000Z', previous_tick: null },
+      {
+        tick: '2026-01-01T10:50:00.000Z',
+        previous_tick: '2026-01-01T10:10:00.000Z',
+        next_run_date: '2026-01-01T11:00:00.000Z',
+      },
+    ]);
+  });
+
+  it.each([
+    ['not one of its ticks', '2026-01-01T10:15:00.000Z'],
+    ['before it was made', '2026-01-01T10:00:00.000Z'],
+    ['past its end_time', '2026-01-01T12:10:00.000Z'],
+  ])('does not fire a tick %s', (_why, tick) => {
+    expect(run([{ kind: 'create', cron: created }, fire(tick)]).events).toHaveLength(1);
+  });
+
+  it('does not fire once disabled or deleted; re-enabled it has a next run again', () => {
+    const now = '2026-01-01T10:05:00.000Z';
+    const disabled = run([
+      { kind: 'create', cron: created },
+      { kind: 'update', changes: { enabled: false }, now },
+      fire('2026-01-01T10:10:00.000Z'),
+    ]);
+    expect(disabled.events.map((event) => event.type)).toEqual(['CronCreated', 'CronUpdated']);
+    expect(disabled.events[1]?.data).toMatchObject({ next_run_date: null });
+    const again = cronDecider.decide(
+      { kind: 'update', changes: { enabled: true, metadata: { more: 1 } }, now },
+      disabled.state,
+    );
+    expect(again[0]?.data).toMatchObject({ next_run_date: '2026-01-01T10:10:00.000Z' });
+    const state = again.reduce(evolveCron, disabled.state);
+    expect(state.settings?.metadata).toEqual({ tag: 't', more: 1 });
+    const deleted = cronDecider.decide({ kind: 'delete', cronId: 'c1', now }, state);
+    const gone = deleted.reduce(evolveCron, state);
+    expect(cronDecider.decide(fire('2026-01-01T10:10:00.000Z'), gone)).toEqual([]);
+    expect(() => cronDecider.decide({ kind: 'delete', cronId: 'c1', now }, gone)).toThrow(
+      'not found',
+    );
+  });
+
+  it('refuses to make a cron twice', () => {
+    const { state } = run([{ kind: 'create', cron: created }]);
+    expect(() => cronDecider.decide({ kind: 'create', cron: created }, state)).toThrow(
+      conflict('Cron c1 already exists').message,
+    );
+  });
+});
+
+describe('cron schedules', () => {
+  it('reads ticks in the given time zone', () => {
+    const oslo = CronSchedule.parse('0 9 * * *', 'Europe/Oslo');
+    expect(oslo.tickAfter(new Date('2026-01-01T07:00:00Z')).toISOString()).toBe(
+      '2026-01-01T08:00:00.000Z',
+    );
+    expect(oslo.tickAtOrBefore(new Date('2026-01-01T08:00:00Z'))?.toISOString()).toBe(
+      '2026-01-01T08:00:00.000Z',
+    );
+    expect(CronSchedule.parse('@hourly', null).tickAfter(new Date('2026-01-01T07:30:00Z'))).toEqual(
+      new Date('2026-01-01T08:00:00Z'),
+    );
+  });
+
+  it.each([
+    ['* * * *', null, /4 fields/],
+    ['* * * * * *', null, /6 fields/],
+    ['61 * * * *', null, /0-59/],
+    ['* * * * *', 'Nowhere/Else', /Unknown time zone/],
+  ])('refuses %s in %s', (schedule, zone, message) => {
+    expect(() => CronSchedule.parse(schedule, zone)).toThrow(message);
+  });
+});

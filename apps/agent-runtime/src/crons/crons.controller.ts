@@ -1,0 +1,80 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Req,
+} from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AuthEvent } from '../auth/auth-event.decorator.js';
+import { IdPipe } from '../common/id.pipe.js';
+import { CountCronsDto, CreateCronDto, SearchCronsDto, UpdateCronDto } from './crons.dto.js';
+import { CronsService } from './crons.service.js';
+
+const now = (): string => new Date().toISOString();
+
+/** The user the application's auth says the request is for, kept as the cron's `user_id`. */
+function userOf(request: FastifyRequest): string | null {
+  const who = request.berthAuth;
+  return who?.kind === 'user' ? who.user.identity : null;
+}
+
+@Controller()
+export class CronsController {
+  constructor(@Inject(CronsService) private readonly crons: CronsService) {}
+
+  @AuthEvent('crons:create')
+  @Post('runs/crons')
+  @HttpCode(200)
+  create(
+    @Body() body: CreateCronDto,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.crons.create(null, body, userOf(request), now());
+  }
+
+  @AuthEvent('crons:create')
+  @Post('threads/:threadId/runs/crons')
+  @HttpCode(200)
+  createForThread(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: CreateCronDto,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.crons.create(threadId, body, userOf(request), now());
+  }
+
+  @AuthEvent('crons:search', 'search')
+  @Post('runs/crons/search')
+  @HttpCode(200)
+  search(@Body() body: SearchCronsDto): Promise<Record<string, unknown>[]> {
+    return this.crons.search(body);
+  }
+
+  @AuthEvent('crons:search', 'count')
+  @Post('runs/crons/count')
+  @HttpCode(200)
+  count(@Body() body: CountCronsDto): Promise<number> {
+    return this.crons.count(body);
+  }
+
+  @AuthEvent('crons:update')
+  @Patch('runs/crons/:cronId')
+  update(
+    @Param('cronId', IdPipe) cronId: string,
+    @Body() body: UpdateCronDto,
+  ): Promise<Record<string, unknown>> {
+    return this.crons.update(cronId, body, now());
+  }
+
+  @AuthEvent('crons:delete')
+  @Delete('runs/crons/:cronId')
+  @HttpCode(204)
+  async delete(@Param('cronId', IdPipe) cronId: string): Promise<void> {
+    await this.crons.delete(cronId, now());
+  }
+}

@@ -1,0 +1,151 @@
+import { Transform } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsDateString,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import type { JsonObject, JsonValue } from '#libs/event-store';
+import { PageDto } from '../assistants/assistants.dto.js';
+import { toNormalizedId } from '../common/id.pipe.js';
+import { CreateRunDto, NodeNamesOrAll } from '../runs/runs.dto.js';
+
+/** A cron: a schedule, and the run each of its ticks creates (the fields of `POST /runs`). */
+export class CreateCronDto extends CreateRunDto {
+  /** A 5-field cron expression: minute, hour, day of month, month, day of week. */
+  @IsString()
+  @MaxLength(200)
+  schedule!: string;
+
+  /** IANA name; the schedule is in UTC without one. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  timezone?: string;
+
+  @IsOptional()
+  @IsDateString({ strict: true })
+  end_time?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  /** Stateless crons: `delete` (default) or `keep` each tick's thread after its run. */
+  @IsOptional()
+  @IsIn(['delete', 'keep'])
+  on_run_completed?: 'delete' | 'keep';
+}
+
+export class UpdateCronDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  schedule?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  timezone?: string;
+
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsDateString({ strict: true })
+  end_time?: string | null;
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @IsOptional()
+  @IsIn(['delete', 'keep'])
+  on_run_completed?: 'delete' | 'keep';
+
+  @IsOptional()
+  input?: JsonValue;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  config?: JsonObject;
+
+  @IsOptional()
+  @IsObject()
+  context?: JsonObject;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  webhook?: string;
+
+  @NodeNamesOrAll('interrupt_before')
+  interrupt_before?: string[] | '*';
+
+  @NodeNamesOrAll('interrupt_after')
+  interrupt_after?: string[] | '*';
+}
+
+export const CRON_FIELDS = [
+  'cron_id',
+  'assistant_id',
+  'thread_id',
+  'on_run_completed',
+  'end_time',
+  'schedule',
+  'timezone',
+  'created_at',
+  'updated_at',
+  'user_id',
+  'payload',
+  'next_run_date',
+  'metadata',
+  'enabled',
+  'now',
+] as const;
+
+/** What a cron search or count matches (paging ignored by a count). */
+export class CountCronsDto extends PageDto {
+  @IsOptional()
+  @Transform(toNormalizedId)
+  @IsUUID()
+  assistant_id?: string;
+
+  @IsOptional()
+  @Transform(toNormalizedId)
+  @IsUUID()
+  thread_id?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  /** Crons whose metadata contains this (the application's auth filters land here). */
+  @IsOptional()
+  @IsObject()
+  metadata?: JsonObject;
+}
+
+export class SearchCronsDto extends CountCronsDto {
+  @IsOptional()
+  @IsIn(['cron_id', 'assistant_id', 'thread_id', 'created_at', 'updated_at', 'next_run_date'])
+  sort_by?:
+    'cron_id' | 'assistant_id' | 'thread_id' | 'created_at' | 'updated_at' | 'next_run_date';
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sort_order?: 'asc' | 'desc';
+
+  @IsOptional()
+  @IsArray()
+  @IsIn(CRON_FIELDS, { each: true })
+  select?: string[];
+}

@@ -1,0 +1,290 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
+import { notFound, ValidationFailedError } from '#libs/http';
+import { ReadModelFreshness } from '#libs/persistence';
+import { AssistantsService } from '../assistants/assistants.service.js';
+import { selectFields } from '../common/select-fields.js';
+import { isUuid, uuid5 } from '../common/uuid5.js';
+import type { CreateRunDto } from '../runs/runs.dto.js';
+import { RunsService } from '../runs/runs.service.js';
+import { ThreadsService } from '../threads/threads.service.js';
+import { cronDecider, type CronCommand } from './cron.decider.js';
+import { CronEntity, type CronRow } from './cron.entity.js';
+import { cronStream, type CronCreatedData, type CronSettings } from './cron.events.js';
+import { cronResource } from './cron.resource.js';
+import { CronSchedule, CronScheduleError } from './cron-schedule.js';
+import {
+  CRON_FIELDS,
+  type CountCronsDto,
+  type CreateCronDto,
+  type SearchCronsDto,
+  type UpdateCronDto,
+} from './crons.dto.js';
+import { evolveCronRow } from './crons.projection.js';
+
+/** The run of a cron's tick: `uuid5("<cron id>@<tick>")` in this namespace. */
+const CRON_RUN_NAMESPACE = '3b0f7c52-8a41-5d7e-b6c9-1e2f4a5d6c70';
+/** Fields of a cron's body that are the cron's own; the rest is the run each tick creates. */
+const CRON_ONLY = [
+  'schedule',
+  'timezone',
+  'end_time',
+  'enabled',
+  'on_run_completed',
+  'assistant_id',
+];
+/** Fields of an update that change the run each tick creates. */
+const PAYLOAD_FIELDS = [
+  'input',
+  'config',
+  'context',
+  'webhook',
+  'interrupt_before',
+  'interrupt_after',
+];
+/** A fired tick whose run is not in the runs read model this long after is made again (once). */
+const RECOVERY_WINDOW_MS = 2 * 60_000;
+const DUE_BATCH = 100;
+
+function scheduleOf(schedule: string, timezone: string | null | undefined): CronSchedule {
+  try {
+    return CronSchedule.parse(schedule, timezone);
+  } catch (error) {
+    if (!(error instanceof CronScheduleError)) throw error;
+    const field = error.message.startsWith('Unknown time zone') ? 'timezone' : 'schedule';
+    throw new ValidationFailedError([
+      { loc: ['body', field], msg: error.message, type: 'value_error' },
+    ]);
+  }
+}
+
+/** The fields of a cron's body that make each tick's run, as they were given. */
+function runPayloadOf(body: CreateCronDto): JsonObject {
+  const payload: JsonObject = {};
+  for (const [key, value] of Object.entries(body) as [string, JsonObject[string] | undefined][]) {
+    if (!CRON_ONLY.includes(key) && value !== undefined) payload[key] = value;
+  }
+  return payload;
+}
+
+/** The run and (for a stateless cron) the thread of one tick: the same on every replica. */
+export function tickIdentity(cronId: string, tick: string): { runId: string; threadId: string } {
+  return {
+    runId: uuid5(`${cronId}@${tick}`, CRON_RUN_NAMESPACE),
+    threadId: uuid5(`${cronId}@${tick}#thread`, CRON_RUN_NAMESPACE),
+  };
+}
+
+@Injectable()
+export class CronsService {
+  private readonly logger = new Logger('crons');
+
+  constructor(
+    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(AssistantsService) private readonly assistants: AssistantsService,
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(RunsService) private readonly runs: RunsService,
+  ) {}
+
+  async create(
+    threadId: string | null,
+    body: CreateCronDto,
+    userId: string | null,
+    now: string,
+  ): Promise<Record<string, unknown>> {
+    scheduleOf(body.schedule, body.timezone);
+    const assistant = await this.assistants.resolve(body.assistant_id);
+    if (threadId !== null && !(await this.threads.exists(threadId))) {
+      throw notFound(`Thread ${threadId} not found`);
+    }
+    const payload = runPayloadOf(body);
+    const cronId = uuidv7();
+    const cron: Omit<CronCreatedData, 'next_run_date'> = {
+      cron_id: cronId,
+      assistant_id: assistant.assistant_id,
+      thread_id: threadId,
+      schedule: body.schedule,
+      timezone: body.timezone ?? null,
+      end_time: body.end_time ? new Date(body.end_time).toISOString() : null,
+      enabled: body.enabled ?? true,
+      on_run_completed: threadId === null ? (body.on_run_completed ?? 'delete') : null,
+      payload,
+      metadata: body.metadata ?? {},
+      user_id: userId,
+      created_at: now,
+    };
+    const { events } = await handleCommand(this.store, cronStream(cronId), cronDecider, {
+      kind: 'create',
+      cron,
+    });
+    const [created] = events;
+    const row = created && evolveCronRow(undefined, created);
+    if (!row) throw new Error('CronCreated was not decided');
+    return cronResource(row);
+  }
+
+  async update(cronId: string, body: UpdateCronDto, now: string): Promise<Record<string, unknown>> {
+    const current = await this.row(cronId);
+    if (body.schedule !== undefined || body.timezone !== undefined) {
+      scheduleOf(body.schedule ?? current.schedule, body.timezone ?? current.timezone);
+    }
+    const payload = Object.fromEntries(
+      PAYLOAD_FIELDS.filter((key) => body[key as keyof UpdateCronDto] !== undefined).map((key) => [
+        key,
+        body[key as keyof UpdateCronDto] as JsonObject[string],
+      ]),
+    );
+    const changes: Partial<CronSettings> = {
+      ...(body.schedule === undefined ? {} : { schedule: body.schedule }),
+      ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
+      ...(body.end_time === undefined
+        ? {}
+        : { end_time: body.end_time === null ? null : new Date(body.end_time).toISOString() }),
+      ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
+      ...(body.on_run_completed === undefined || current.thread_id !== null
+        ? {}
+        : { on_run_completed: body.on_run_completed }),
+      ...(Object.keys(payload).length === 0 ? {} : { payload }),
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+    };
+    await this.execute(cronId, { kind: 'update', changes, now });
+    return cronResource(await this.row(cronId));
+  }
+
+  async delete(cronId: string, now: string): Promise<void> {
+    await this.execute(cronId, { kind: 'delete', cronId, now });
+  }
+
+  async get(cronId: string): Promise<Record<string, unknown>> {
+    return cronResource(await this.row(cronId));
+  }
+
+  async search(query: SearchCronsDto): Promise<Record<string, unknown>[]> {
+    const now = new Date().toISOString();
+    const column = query.sort_by ?? 'created_at';
+    const rows = await (
+      await this.matching(query)
+    )
+      .orderBy(`c.${column}`, query.sort_order === 'asc' ? 'ASC' : 'DESC', 'NULLS LAST')
+      .addOrderBy('c.cron_id', 'ASC')
+      .offset(query.offset ?? 0)
+      .limit(query.limit ?? 10)
+      .getMany();
+    return rows.map((row) =>
+      selectFields({ ...cronResource(row), now }, query.select ?? CRON_VIEW),
+    );
+  }
+
+  async count(query: CountCronsDto): Promise<number> {
+    return (await this.matching(query)).getCount();
+  }
+
+  /**
+   * One pass of the scheduler: each cron that is due fires its latest tick (one run, however
+   * many ticks were missed), decided on the cron's stream so that a tick fires once across
+   * replicas; then each fired tick whose run is not seen yet is made (at most once).
+   */
+  async fireDue(now: Date): Promise<number> {
+    await this.freshness.catchUp('crons');
+    const repository = this.dataSource.getRepository(CronEntity);
+    const due = await repository
+      .createQueryBuilder('c')
+      .where('c.next_run_date <= :now', { now })
+      .orderBy('c.next_run_date', 'ASC')
+      .limit(DUE_BATCH)
+      .getMany();
+    let fired = 0;
+    for (const cron of due) {
+      if (await this.fire(cron, now)) fired++;
+    }
+    for (const cron of await this.firedWithoutRun(now)) {
+      if (cron.last_tick) await this.createRun(cron, cron.last_tick.toISOString(), now);
+    }
+    return fired;
+  }
+
+  private async fire(cron: CronRow, now: Date): Promise<boolean> {
+    let tick: string | undefined;
+    try {
+      tick = CronSchedule.parse(cron.schedule, cron.timezone).tickAtOrBefore(now)?.toISOString();
+    } catch (error) {
+      this.logger.warn(`Cron ${cron.cron_id}: ${String(error)}`);
+      return false;
+    }
+    if (!tick) return false;
+    const { runId, threadId } = tickIdentity(cron.cron_id, tick);
+    const { events } = await handleCommand(this.store, cronStream(cron.cron_id), cronDecider, {
+      kind: 'fire',
+      tick,
+      runId,
+      threadId: cron.thread_id ?? threadId,
+      now: now.toISOString(),
+    });
+    if (events.length === 0) return false;
+    await this.createRun(cron, tick, now);
+    return true;
+  }
+
+  /** The run of a fired tick; nothing when it was made before, by this replica or another. */
+  private async createRun(cron: CronRow, tick: string, now: Date): Promise<void> {
+    const identity = tickIdentity(cron.cron_id, tick);
+    const payload = cron.payload as unknown as Partial<CreateRunDto>;
+    const body: CreateRunDto = {
+      ...payload,
+      assistant_id: cron.assistant_id,
+      metadata: { ...cron.metadata, ...(payload.metadata ?? {}), cron_id: cron.cron_id },
+      multitask_strategy: payload.multitask_strategy ?? 'enqueue',
+      on_completion: cron.on_run_completed ?? 'delete',
+    };
+    try {
+      await this.runs.createOnce(cron.thread_id, body, now.toISOString(), identity);
+    } catch (error) {
+      this.logger.warn(
+        `Cron ${cron.cron_id}: the run of the tick ${tick} could not be created: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** Recently fired crons whose run the runs read model does not hold (yet). */
+  private firedWithoutRun(now: Date): Promise<CronRow[]> {
+    return this.dataSource
+      .getRepository(CronEntity)
+      .createQueryBuilder('c')
+      .where('c.last_fired_at > :since', { since: new Date(now.getTime() - RECOVERY_WINDOW_MS) })
+      .andWhere('c.last_fired_at < :settled', { settled: new Date(now.getTime() - 5_000) })
+      .andWhere('not exists (select 1 from runs r where r.run_id = c.last_run_id)')
+      .limit(DUE_BATCH)
+      .getMany();
+  }
+
+  private async row(cronId: string): Promise<CronRow> {
+    if (!isUuid(cronId)) throw notFound('Cron not found');
+    await this.freshness.catchUp('crons');
+    const row = await this.dataSource.getRepository(CronEntity).findOneBy({ cron_id: cronId });
+    if (!row) throw notFound('Cron not found');
+    return row;
+  }
+
+  private async matching(query: CountCronsDto) {
+    await this.freshness.catchUp('crons');
+    const builder = this.dataSource.getRepository(CronEntity).createQueryBuilder('c');
+    if (query.assistant_id) builder.andWhere('c.assistant_id = :a', { a: query.assistant_id });
+    if (query.thread_id) builder.andWhere('c.thread_id = :t', { t: query.thread_id });
+    if (query.enabled !== undefined) builder.andWhere('c.enabled = :e', { e: query.enabled });
+    if (query.metadata) {
+      builder.andWhere('c.metadata @> :m::jsonb', { m: JSON.stringify(query.metadata) });
+    }
+    return builder;
+  }
+
+  private async execute(cronId: string, command: CronCommand): Promise<void> {
+    if (!isUuid(cronId)) throw notFound('Cron not found');
+    await handleCommand(this.store, cronStream(cronId), cronDecider, command);
+  }
+}
+
+/** A search's fields without `select`: every field of a cron (`now` only when asked for). */
+const CRON_VIEW = CRON_FIELDS.filter((field) => field !== 'now');

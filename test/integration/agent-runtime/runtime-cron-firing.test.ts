@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@langchain/langgraph-sdk';
+import { queryRows } from '../../support/database-query.js';
+import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { within } from '../../support/within.js';
+
+const MINUTE = 60_000;
+const env = { BERTH_CRON_POLL_SECONDS: '1' };
+
+interface Fired {
+  readonly tick: string;
+  readonly previous_tick: string | null;
+  readonly run_id: string;
+  readonly fired_at: string;
+}
+
+/**
+ * Crons on real minute boundaries, with two runtime processes on one database: each tick makes
+ * exactly one run, and a tick missed while every process was down makes one catch-up run.
+ */
+describe('cron firing across replicas and restarts', () => {
+  let database: TestDatabase;
+  let replicas: RuntimeProcess[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase('cron_firing');
+    replicas = await Promise.all([
+      startRuntime({ databaseUrl: database.url, env }),
+      startRuntime({ databaseUrl: database.url, env }),
+    ]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await database.drop();
+  });
+
+  const query = <Row extends Record<string, unknown>>(sql: string, values: unknown[]) =>
+    queryRows<Row>(database.url, sql, values);
+
+  const fired = async (cronId: string): Promise<Fired[]> =>
+    (
+      await query<{ data: Fired }>(
+        `select data from es_events where stream_id = $1 and event_type = 'CronFired'
+          order by stream_position`,
+        [`cron-${cronId}`],
+      )
+    ).map((row) => row.data);
+
+  const runsOf = async (cronId: string): Promise<string[]> =>
+    (
+      await query<{ run_id: string }>(
+        `select data->>'run_id' as run_id from es_events
+          where event_type = 'RunCreated' and data->'metadata'->>'cron_id' = $1`,
+        [cronId],
+      )
+    ).map((row) => row.run_id);
+
+  async function untilFired(cronId: string, count: number, timeoutMs: number): Promise<Fired[]> {
+    const poll = async (): Promise<Fired[]> => {
+      for (;;) {
+        const ticks = await fired(cronId);
+        if (ticks.length >= count) return ticks;
+        await new Promise((done) => setTimeout(done, 250));
+      }
+    };
+    return within(poll(), timeoutMs, `${count} ticks of cron ${cronId} fired`);
+  }
+
+  it(
+    'fires within the minute, one run per tick with two replicas; one catch-up run after a stop',
+    async () => {
+      const [first] = replicas;
+      if (!first) throw new Error('no replica');
+      const client = new Client({ apiUrl: first.url, apiKey: first.apiKey });
+      const thread = await client.threads.create();
+      const stateless = await client.crons.create('custom', {
+        schedule: '* * * * *',
+        input: { steps: 1 },
+      });
+      const onThread = await client.crons.createForThread(thread.thread_id, 'custom', {
+        schedule: '* * * * *',
+        input: { steps: 1 },
+      });
+      const createdAt = Date.parse(stateless.created_at);
+
+      const two = await untilFired(stateless.cron_id, 2, 2 * MINUTE + 20_000);
+      const [tick1, tick2] = two.map((fire) => Date.parse(fire.tick));
+      expect(tick1).toBeGreaterThan(createdAt);
+      expect(tick1).toBeLessThanOrEqual(createdAt + MINUTE);
+      expect((tick2 ?? 0) - (tick1 ?? 0)).toBe(MINUTE);
+      for (const fire of two) {
+        expect(Date.parse(fire.fired_at) - Date.parse(fire.tick)).toBeLessThan(10_000);
+      }
+      const settled = async (cronId: string, count: number): Promise<string[]> => {
+        for (;;) {
+          const runs = await runsOf(cronId);
+          if (runs.length >= count) return runs;
+          await new Promise((done) => setTimeout(done, 250));
+        }
+      };
+      const runs = await within(settled(stateless.cron_id, 2), 20_000, 'the runs of two ticks');
+      expect(runs.sort()).toEqual(two.map((fire) => fire.run_id).sort());
+
+      const threadTicks = await untilFired(onThread.cron_id, 2, 30_000);
+      const threadRuns = await within(
+        settled(onThread.cron_id, threadTicks.length),
+        20_000,
+        'thread runs',
+      );
+      expect(new Set(threadRuns).size).toBe(threadTicks.length);
+      const listed = await client.runs.list(thread.thread_id);
+      expect(listed.every((run) => run.metadata?.['cron_id'] === onThread.cron_id)).toBe(true);
+
+      // Every replica dies at once, just after a tick; the next tick passes while none runs.
+      const before = await fired(stateless.cron_id);
+      await Promise.all(replicas.map((replica) => replica.kill()));
+      const lastTick = Date.parse(before.at(-1)?.tick ?? '');
+      const missedTick = lastTick + MINUTE;
+      const downUntil = missedTick + 3_000;
+      await new Promise((done) => setTimeout(done, Math.max(0, downUntil - Date.now())));
+      replicas = [await startRuntime({ databaseUrl: database.url, env })];
+
+      const after = await untilFired(stateless.cron_id, before.length + 1, 30_000);
+      const catchUp = after[before.length];
+      expect(catchUp?.previous_tick).toBe(before.at(-1)?.tick);
+      const catchUpTick = Date.parse(catchUp?.tick ?? '');
+      expect(catchUpTick).toBeGreaterThanOrEqual(missedTick);
+      expect(catchUpTick).toBeLessThanOrEqual(Date.parse(catchUp?.fired_at ?? ''));
+      const allRuns = await within(
+        settled(stateless.cron_id, after.length),
+        20_000,
+        'the catch-up run',
+      );
+      expect(new Set(allRuns).size).toBe(after.length);
+      const ticks = after.map((fire) => fire.tick);
+      expect(new Set(ticks).size).toBe(ticks.length);
+    },
+    5 * MINUTE,
+  );
+});
