@@ -4,7 +4,7 @@ import { openRuntimePersistence } from './runtime-persistence.js';
 
 /**
  * `npm run projections:rebuild:runtime [-- name ...]`: a runtime's read models (assistants,
- * threads, runs), on the database at DATABASE_URL (a deployment's own database).
+ * threads, runs, store_items, crons), on the database at DATABASE_URL (a deployment's own database).
  */
 async function main(names: readonly string[]): Promise<void> {
   const persistence = await openRuntimePersistence(loadStorageConfig(), (error) => {

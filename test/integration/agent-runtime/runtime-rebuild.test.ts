@@ -19,6 +19,8 @@ async function readModels(url: string): Promise<Record<string, unknown[]>> {
       ['assistants', 'assistant_id'],
       ['threads', 'thread_id'],
       ['runs', 'run_id'],
+      ['store_items', 'item_id'],
+      ['crons', 'cron_id'],
     ] as const) {
       tables[table] = (await client.query(`select * from ${table} order by ${key}`)).rows;
     }
@@ -42,6 +44,12 @@ describe('npm run projections:rebuild:runtime', () => {
       await client.runs.wait(thread.thread_id, 'agent', {
         input: { messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
       });
+      await client.store.putItem(['rebuild', 'a'], 'kept', { text: 'first' }, { ttl: 60 });
+      await client.store.putItem(['rebuild', 'a'], 'kept', { text: 'second' });
+      await client.store.putItem(['rebuild', 'b'], 'gone', { text: 'deleted' });
+      await client.store.deleteItem(['rebuild', 'b'], 'gone');
+      const cron = await client.crons.create('agent', { schedule: '0 9 * * *' });
+      await client.crons.update(cron.cron_id, { metadata: { rebuilt: true }, enabled: false });
     } finally {
       await runtime.stop();
     }
@@ -55,6 +63,8 @@ describe('npm run projections:rebuild:runtime', () => {
     const before = await readModels(database.url);
     expect(before.assistants?.length).toBeGreaterThan(1);
     expect(before.runs).toHaveLength(1);
+    expect(before.store_items).toHaveLength(1);
+    expect(before.crons).toHaveLength(1);
 
     const { stdout } = await run(process.execPath, [REBUILD], {
       env: { ...process.env, DATABASE_URL: database.url },
@@ -62,6 +72,8 @@ describe('npm run projections:rebuild:runtime', () => {
     expect(stdout).toMatch(/^assistants: \d+ events projected/m);
     expect(stdout).toMatch(/^threads: \d+ events projected/m);
     expect(stdout).toMatch(/^runs: \d+ events projected/m);
+    expect(stdout).toMatch(/^store_items: \d+ events projected/m);
+    expect(stdout).toMatch(/^crons: \d+ events projected/m);
     expect(await readModels(database.url)).toEqual(before);
   });
 
