@@ -119,6 +119,7 @@ async function main(): Promise<void> {
             workerId,
             leaseSeconds: config.leaseSeconds,
             maxAttempts: config.maxAttempts,
+            defaultTimeoutSeconds: config.runTimeoutSeconds,
             langgraphVersion: application.langgraphVersion,
           },
           runFinished,

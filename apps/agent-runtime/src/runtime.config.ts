@@ -1,3 +1,4 @@
+import { MAX_RUN_TIMEOUT_SECONDS } from './common/run-timeout.js';
 import { resolve } from 'node:path';
 import {
   ConfigError,
@@ -26,6 +27,8 @@ export interface RuntimeConfig {
   readonly leaseSeconds: number;
   /** How many times a run is tried when its worker dies. */
   readonly maxAttempts: number;
+  /** Seconds a run may take (each attempt) unless it names its own `timeout_seconds`. */
+  readonly runTimeoutSeconds: number;
   /** Whether this process executes runs (false: API only, for a scaled-out API tier). */
   readonly runWorkers: boolean;
   /** Stop, as on SIGTERM, when stdin ends: the parent that spawned this process with a pipe died. */
@@ -104,6 +107,12 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
       min: 1,
       max: 100,
     }),
+    runTimeoutSeconds: envInteger(
+      'BERTH_RUN_TIMEOUT_SECONDS',
+      env.BERTH_RUN_TIMEOUT_SECONDS,
+      3600,
+      { min: 1, max: MAX_RUN_TIMEOUT_SECONDS },
+    ),
     runWorkers: text(env.BERTH_RUN_WORKERS) !== 'false',
     exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
     tracing: tracingOf(env),

@@ -160,3 +160,61 @@ describe('run options the official SDK sends: delays, durability, checkpoints, s
     });
   });
 });
+
+describe('run timeouts: timeout_seconds, and the runtime default BERTH_RUN_TIMEOUT_SECONDS', () => {
+  const suite = runtimeSuite(
+    'runtime_run_timeouts',
+    { maxRetries: 0 },
+    { env: { BERTH_RUN_TIMEOUT_SECONDS: '2' } },
+  );
+  /** 40 steps of 100 ms: about four seconds. */
+  const slow = { steps: 40, delay_ms: 100 };
+
+  async function createRun(threadId: string, body: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${suite.runtime.url}/threads/${threadId}/runs`, {
+      method: 'POST',
+      headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: 'custom', ...body }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { run_id: string }).run_id;
+  }
+
+  it('ends a run past its own timeout as timeout, with an error event, the thread in error', async () => {
+    const { thread_id } = await suite.client.threads.create();
+    const runId = await createRun(thread_id, { input: slow, timeout_seconds: 1 });
+    await suite.client.runs.join(thread_id, runId);
+    const run = await suite.client.runs.get(thread_id, runId);
+    expect(run.status).toBe('timeout');
+    const events: { event: string; data: unknown }[] = [];
+    const replay = suite.client.runs.joinStream(thread_id, runId, { lastEventId: '-1' });
+    for await (const chunk of replay) events.push(chunk);
+    expect(events.find((chunk) => chunk.event === 'error')?.data).toMatchObject({
+      error: 'TimeoutError',
+      message: 'The run took longer than its timeout of 1 s',
+    });
+    expect((await suite.client.threads.get(thread_id)).status).toBe('error');
+  });
+
+  it("applies the runtime's default to a run without one, and lets a run ask for longer", async () => {
+    const { thread_id } = await suite.client.threads.create();
+    const defaulted = await createRun(thread_id, { input: slow });
+    await suite.client.runs.join(thread_id, defaulted);
+    expect((await suite.client.runs.get(thread_id, defaulted)).status).toBe('timeout');
+    const longer = await createRun(thread_id, { input: slow, timeout_seconds: 30 });
+    await suite.client.runs.join(thread_id, longer);
+    expect((await suite.client.runs.get(thread_id, longer)).status).toBe('success');
+  });
+
+  it('refuses a timeout under a second or over a day with 422', async () => {
+    const { thread_id } = await suite.client.threads.create();
+    for (const timeout_seconds of [0, 86_401, 'soon']) {
+      const response = await fetch(`${suite.runtime.url}/threads/${thread_id}/runs`, {
+        method: 'POST',
+        headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ assistant_id: 'custom', input: slow, timeout_seconds }),
+      });
+      expect(response.status).toBe(422);
+    }
+  });
+});

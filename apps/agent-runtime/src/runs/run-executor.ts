@@ -25,13 +25,16 @@ export interface RunExecutorOptions {
   readonly leaseSeconds: number;
   readonly maxAttempts: number;
   readonly langgraphVersion: string;
+  /** Seconds an attempt may run when the run names no `timeout_seconds`. */
+  readonly defaultTimeoutSeconds: number;
 }
 
 /** Why a run stopped before its graph did. */
 type StopReason =
   | { readonly kind: 'cancel'; readonly action: 'interrupt' | 'rollback' }
   | { readonly kind: 'lost_lease' }
-  | { readonly kind: 'shutdown' };
+  | { readonly kind: 'shutdown' }
+  | { readonly kind: 'timeout'; readonly seconds: number };
 
 interface Outcome {
   readonly status: RunFinishedData['status'];
@@ -86,6 +89,10 @@ export class RunExecutor {
       () => void this.beat(claimed, halt),
       (this.options.leaseSeconds * 1000) / 3,
     );
+    const timeoutSeconds = run.timeout_seconds ?? this.options.defaultTimeoutSeconds;
+    const deadline = setTimeout(() => {
+      halt({ kind: 'timeout', seconds: timeoutSeconds });
+    }, timeoutSeconds * 1000);
     const startedAt = new Date().toISOString();
     try {
       const outcome = await this.attempt(claimed, writer, stop.signal, startedAt);
@@ -100,6 +107,7 @@ export class RunExecutor {
       this.logger.error(`Run ${run.run_id} could not be recorded: ${describe(error)}`);
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(deadline);
       unregister();
       shutdown.removeEventListener('abort', onShutdown);
     }
@@ -162,6 +170,14 @@ export class RunExecutor {
       return { status: 'success', error: null };
     } catch (error) {
       const reason = signal.reason instanceof RunStopped ? signal.reason.reason : undefined;
+      if (reason?.kind === 'timeout') {
+        const failure = {
+          error: 'TimeoutError',
+          message: `The run took longer than its timeout of ${reason.seconds} s`,
+        };
+        await writer.emit('error', failure);
+        return { status: 'timeout', error: failure };
+      }
       if (reason && reason.kind !== 'cancel') throw signal.reason;
       if (reason?.kind === 'cancel') {
         return { status: 'interrupted', error: null, rollBack: reason.action === 'rollback' };

@@ -35,6 +35,11 @@ export interface RunCreatedData extends JsonObject {
   not_before: string | null;
   /** LangGraph's checkpoint durability for the run; null: LangGraph's default. */
   durability: Durability | null;
+  /**
+   * Seconds an attempt may run before it ends as `timeout`; null or absent (runs recorded
+   * before): the runtime's default (`BERTH_RUN_TIMEOUT_SECONDS`).
+   */
+  timeout_seconds: number | null;
 }
 
 export interface RunFinishedData extends JsonObject {

@@ -20,6 +20,7 @@ import { toNormalizedId } from '../common/id.pipe.js';
 import { toQueryList } from '../common/query-list.js';
 import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../assistants/assistants.dto.js';
+import { MAX_RUN_TIMEOUT_SECONDS } from '../common/run-timeout.js';
 import { THREAD_STREAM_MODES, type ThreadStreamMode } from '../threads/thread-stream-reader.js';
 
 /** A year: a delay beyond it is a mistake, not a schedule (crons are for schedules). */
@@ -131,6 +132,13 @@ export class CreateRunDto {
   @IsOptional()
   @IsIn(['delete', 'keep'])
   on_completion?: 'delete' | 'keep';
+
+  /** Seconds the run may take before it ends as `timeout` (the runtime's default otherwise). */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(1)
+  @Max(MAX_RUN_TIMEOUT_SECONDS)
+  timeout_seconds?: number;
 
   @IsOptional()
   @Equals(undefined, {

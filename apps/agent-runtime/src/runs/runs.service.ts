@@ -120,6 +120,7 @@ export class RunsService {
         ? new Date(Date.parse(now) + body.after_seconds * 1000).toISOString()
         : null,
       durability: durabilityOf(body),
+      timeout_seconds: body.timeout_seconds ?? null,
     };
     const cancelled = await this.queue.enqueue(data, data.multitask_strategy, {
       once: identity !== undefined,

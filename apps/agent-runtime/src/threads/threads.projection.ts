@@ -30,7 +30,7 @@ function statusAfterRun(
   finished: Extract<RunEvent, { type: 'RunFinished' }>['data'],
   inflight: string[],
 ): ThreadStatus {
-  if (finished.status === 'error') return 'error';
+  if (finished.status === 'error' || finished.status === 'timeout') return 'error';
   return stateStatus(finished.next, inflight);
 }
 
