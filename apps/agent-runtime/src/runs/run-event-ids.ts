@@ -1,5 +1,6 @@
 import type { EventToAppend } from '#libs/event-store';
 import { uuid5 } from '../common/uuid5.js';
+import type { RunLifecycleEvent } from './run.decider.js';
 
 const BERTH_RUN_EVENTS = '1f0b6a52-6c4e-4d7e-9a35-5d0c8f7e2b11';
 
@@ -9,16 +10,42 @@ const BERTH_RUN_EVENTS = '1f0b6a52-6c4e-4d7e-9a35-5d0c8f7e2b11';
  */
 export function runEventId(
   runId: string,
-  what: 'created' | 'metadata-1' | 'cancelled-while-pending' | 'deleted' | `finished-${number}`,
+  what:
+    | 'created'
+    | 'metadata-1'
+    | 'cancelled-while-pending'
+    | 'deleted'
+    | `started-${number}`
+    | `finished-${number}`,
 ): string {
   return uuid5(`${runId}:${what}`, BERTH_RUN_EVENTS);
 }
 
-/** Removes a run cancelled with `rollback` from its thread's runs. */
-export function runDeletedEvent(runId: string, threadId: string, at: string): EventToAppend {
-  return {
-    eventId: runEventId(runId, 'deleted'),
-    type: 'RunDeleted',
-    data: { run_id: runId, thread_id: threadId, deleted_at: at },
-  };
+/** The decided lifecycle events, each with its fixed id. */
+export function withLifecycleIds(
+  runId: string,
+  events: readonly RunLifecycleEvent[],
+): EventToAppend[] {
+  return events.map((event) => ({
+    eventId: runEventId(runId, lifecycleIdOf(event)),
+    type: event.type,
+    data: event.data,
+  }));
+}
+
+function lifecycleIdOf(event: RunLifecycleEvent): Parameters<typeof runEventId>[1] {
+  switch (event.type) {
+    case 'RunCreated':
+      return 'created';
+    case 'RunStepEmitted':
+      return 'metadata-1';
+    case 'RunStarted':
+      return `started-${event.data.attempt}`;
+    case 'RunFinished':
+      return event.data.attempt === 0
+        ? 'cancelled-while-pending'
+        : `finished-${event.data.attempt}`;
+    case 'RunDeleted':
+      return 'deleted';
+  }
 }

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { uuidv7, type EventStore, type JsonObject } from '#libs/event-store';
+import type { EventStore, JsonObject } from '#libs/event-store';
 import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { toJsonValue } from '../common/json-payload.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
 import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
-import { runDeletedEvent, runEventId } from './run-event-ids.js';
+import { withLifecycleIds } from './run-event-ids.js';
+import { decideRunLifecycle, evolveRunLifecycle, type RunLifecycle } from './run.decider.js';
 import { rollBackThread } from './run-rollback.js';
 import {
   ensureRunCreated,
@@ -95,8 +96,19 @@ export class RunExecutor {
     }, timeoutSeconds * 1000);
     const startedAt = new Date().toISOString();
     try {
-      const outcome = await this.attempt(claimed, writer, stop.signal, startedAt);
-      await this.finish(claimed, writer, outcome, startedAt);
+      if (progress.lifecycle.phase === 'finished' || progress.lifecycle.phase === 'deleted') {
+        // Its outcome is in the log; only the queue row outlived it.
+        await this.queue.complete(claimed, this.options.workerId);
+        return;
+      }
+      const started = decideRunLifecycle(
+        { kind: 'start', attempt: claimed.attempt, startedAt },
+        progress.lifecycle,
+      );
+      await writer.append(withLifecycleIds(run.run_id, started));
+      const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
+      const outcome = await this.attempt(claimed, writer, stop.signal);
+      await this.finish(claimed, writer, lifecycle, outcome, startedAt);
     } catch (error) {
       const reason = error instanceof RunStopped ? error.reason : undefined;
       if (reason?.kind === 'lost_lease' || reason?.kind === 'shutdown') {
@@ -118,21 +130,8 @@ export class RunExecutor {
     claimed: ClaimedRun,
     writer: RunStepWriter,
     signal: AbortSignal,
-    startedAt: string,
   ): Promise<Outcome> {
     const run = claimed.payload;
-    await writer.append([
-      {
-        eventId: uuidv7(),
-        type: 'RunStarted',
-        data: {
-          run_id: run.run_id,
-          thread_id: run.thread_id,
-          attempt: claimed.attempt,
-          started_at: startedAt,
-        },
-      },
-    ]);
     // Attempt 1's metadata came with RunCreated; a retry announces itself.
     if (claimed.attempt > 1)
       await writer.emit('metadata', { run_id: run.run_id, attempt: claimed.attempt });
@@ -215,6 +214,7 @@ export class RunExecutor {
   private async finish(
     claimed: ClaimedRun,
     writer: RunStepWriter,
+    lifecycle: RunLifecycle,
     outcome: Outcome,
     startedAt: string,
   ): Promise<void> {
@@ -237,9 +237,8 @@ export class RunExecutor {
     };
     await recordRunFinished(
       (events) => writer.append(events),
-      { created: run, finished, startedAt },
-      runEventId(run.run_id, `finished-${claimed.attempt}`),
-      outcome.rollBack ? [runDeletedEvent(run.run_id, run.thread_id, finished.finished_at)] : [],
+      lifecycle,
+      { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
       this.finishedListener,
     );
     await this.queue.complete(claimed, this.options.workerId);

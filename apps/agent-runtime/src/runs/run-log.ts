@@ -1,6 +1,17 @@
 import type { EventStore, EventToAppend } from '#libs/event-store';
-import { runEventId } from './run-event-ids.js';
-import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
+import { runEventId, withLifecycleIds } from './run-event-ids.js';
+import {
+  decideRunLifecycle,
+  evolveRunLifecycle,
+  initialRunLifecycle,
+  type RunLifecycle,
+} from './run.decider.js';
+import {
+  runStream,
+  type RunCreatedData,
+  type RunEvent,
+  type RunFinishedData,
+} from './run.events.js';
 
 /**
  * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client
@@ -10,19 +21,11 @@ import { runStream, type RunCreatedData, type RunFinishedData } from './run.even
  */
 export async function ensureRunCreated(store: EventStore, data: RunCreatedData): Promise<void> {
   const eventId = runEventId(data.run_id, 'created');
+  const events = decideRunLifecycle({ kind: 'create', data }, initialRunLifecycle);
   try {
-    await store.append(
-      runStream(data.run_id),
-      [
-        { eventId, type: 'RunCreated', data },
-        {
-          eventId: runEventId(data.run_id, 'metadata-1'),
-          type: 'RunStepEmitted',
-          data: { seq: 0, event: 'metadata', data: { run_id: data.run_id, attempt: 1 } },
-        },
-      ],
-      { expectedPosition: 'no_stream' },
-    );
+    await store.append(runStream(data.run_id), withLifecycleIds(data.run_id, events), {
+      expectedPosition: 'no_stream',
+    });
   } catch (error) {
     const [first] = await store.readStream(runStream(data.run_id), { maxCount: 1 });
     if (first?.eventId !== eventId) throw error;
@@ -34,6 +37,7 @@ export interface RunProgress {
   readonly position: number;
   /** The number the next stream chunk gets. */
   readonly nextSeq: number;
+  readonly lifecycle: RunLifecycle;
 }
 
 /** Where a run's stream stands, for a new attempt to carry on numbering its chunks. */
@@ -45,6 +49,10 @@ export async function runProgress(store: EventStore, runId: string): Promise<Run
   return {
     position: last ? last.streamPosition : -1,
     nextSeq: typeof seq === 'number' ? seq + 1 : 0,
+    lifecycle: events.reduce(
+      (state, event) => evolveRunLifecycle(state, event as unknown as RunEvent),
+      initialRunLifecycle,
+    ),
   };
 }
 
@@ -75,18 +83,22 @@ export class NoRunFinishedListener extends RunFinishedListener {
 }
 
 /**
- * Appends a run's `RunFinished` event, with `after` (e.g. `RunDeleted`) in the same append,
- * through `append`, then tells `listener`: the one place every path (a worker's outcome, a
- * pending run cancelled, stateless or not) records how a run ended.
+ * Decides a run's outcome on its lifecycle (with `RunDeleted` for a rollback), appends it through
+ * `append`, then tells `listener`: the one place every path (a worker's outcome, a pending run
+ * cancelled, stateless or not) records how a run ended.
  */
 export async function recordRunFinished(
   append: (events: readonly EventToAppend[]) => Promise<unknown>,
-  run: FinishedRun,
-  eventId: string,
-  after: readonly EventToAppend[],
+  lifecycle: RunLifecycle,
+  run: FinishedRun & { readonly rolledBack: boolean },
   listener: RunFinishedListener,
 ): Promise<void> {
-  await append([{ eventId, type: 'RunFinished', data: run.finished }, ...after]);
+  const events = decideRunLifecycle(
+    { kind: 'finish', finished: run.finished, alsoDelete: run.rolledBack },
+    lifecycle,
+  );
+  if (events.length === 0) return;
+  await append(withLifecycleIds(run.finished.run_id, events));
   try {
     listener.runFinished(run);
   } catch {

@@ -2,18 +2,29 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
-import { conflict, notFound } from '#libs/http';
+import { notFound } from '#libs/http';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
-import { runDeletedEvent, runEventId } from './run-event-ids.js';
+import { withLifecycleIds } from './run-event-ids.js';
+import {
+  decideRunLifecycle,
+  evolveRunLifecycle,
+  initialRunLifecycle,
+  lifecycleFromLast,
+} from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunFinishedListener } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from './run-queue.js';
 import { RunSignals } from './run-signals.js';
-import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
+import {
+  runStream,
+  type RunCreatedData,
+  type RunEvent,
+  type RunFinishedData,
+} from './run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
 import type { Durability } from '../execution/graph-stream.js';
 
@@ -253,11 +264,18 @@ export class RunsService {
         finished_at: now,
       };
       await this.recordCreated(outcome.payload);
+      const stored = await this.store.readStream(runStream(runId));
+      const lifecycle = stored.reduce(
+        (state, event) => evolveRunLifecycle(state, event as unknown as RunEvent),
+        initialRunLifecycle,
+      );
       await recordRunFinished(
-        (events) => this.store.append(runStream(runId), events),
-        { created: outcome.payload, finished, startedAt: null },
-        runEventId(runId, 'cancelled-while-pending'),
-        action === 'rollback' ? [runDeletedEvent(runId, threadId, now)] : [],
+        (events) =>
+          this.store.append(runStream(runId), events, {
+            expectedPosition: stored.at(-1)?.streamPosition ?? 'no_stream',
+          }),
+        lifecycle,
+        { created: outcome.payload, finished, startedAt: null, rolledBack: action === 'rollback' },
         this.finishedListener,
       );
     }
@@ -270,12 +288,10 @@ export class RunsService {
       direction: 'backwards',
       maxCount: 1,
     });
-    if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
-    if (last.type !== 'RunFinished') {
-      throw conflict(`Run ${runId} has not finished: cancel it first, then delete it`);
-    }
-    await this.store.append(runStream(runId), [runDeletedEvent(runId, threadId, now)], {
-      expectedPosition: last.streamPosition,
+    const lifecycle = lifecycleFromLast(last && ({ type: last.type, data: last.data } as RunEvent));
+    const events = decideRunLifecycle({ kind: 'delete', at: now }, lifecycle);
+    await this.store.append(runStream(runId), withLifecycleIds(runId, events), {
+      expectedPosition: last?.streamPosition ?? 'no_stream',
     });
   }
 
