@@ -2,16 +2,11 @@ import type { EventStore, EventToAppend } from '#libs/event-store';
 import { runEventId, withLifecycleIds } from './run-event-ids.js';
 import {
   decideRunLifecycle,
-  evolveRunLifecycle,
+  foldRunLifecycle,
   initialRunLifecycle,
   type RunLifecycle,
 } from './run.decider.js';
-import {
-  runStream,
-  type RunCreatedData,
-  type RunEvent,
-  type RunFinishedData,
-} from './run.events.js';
+import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
 
 /**
  * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client
@@ -49,10 +44,7 @@ export async function runProgress(store: EventStore, runId: string): Promise<Run
   return {
     position: last ? last.streamPosition : -1,
     nextSeq: typeof seq === 'number' ? seq + 1 : 0,
-    lifecycle: events.reduce(
-      (state, event) => evolveRunLifecycle(state, event as unknown as RunEvent),
-      initialRunLifecycle,
-    ),
+    lifecycle: foldRunLifecycle(events),
   };
 }
 

@@ -60,6 +60,16 @@ export function evolveRunLifecycle(state: RunLifecycle, event: RunEvent): RunLif
   }
 }
 
+/** The lifecycle after a run's stream, events as they are stored. */
+export function foldRunLifecycle(
+  events: readonly { readonly type: string; readonly data: unknown }[],
+): RunLifecycle {
+  return events.reduce(
+    (state, event) => evolveRunLifecycle(state, event as RunEvent),
+    initialRunLifecycle,
+  );
+}
+
 /**
  * The lifecycle of a run whose stream ends with `last`: a run's rules look at whether it was
  * created, started, finished or deleted, and a finished run's stream ends with its outcome, so the

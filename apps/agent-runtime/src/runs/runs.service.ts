@@ -9,12 +9,7 @@ import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
-import {
-  decideRunLifecycle,
-  evolveRunLifecycle,
-  initialRunLifecycle,
-  lifecycleFromLast,
-} from './run.decider.js';
+import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunFinishedListener } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from './run-queue.js';
@@ -265,10 +260,7 @@ export class RunsService {
       };
       await this.recordCreated(outcome.payload);
       const stored = await this.store.readStream(runStream(runId));
-      const lifecycle = stored.reduce(
-        (state, event) => evolveRunLifecycle(state, event as unknown as RunEvent),
-        initialRunLifecycle,
-      );
+      const lifecycle = foldRunLifecycle(stored);
       await recordRunFinished(
         (events) =>
           this.store.append(runStream(runId), events, {
