@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { freePort } from '../support/free-port.js';
+import { installOfficialCli } from '../support/official-cli.js';
 import { waitForOk } from '../support/wait-for-ok.js';
 
-/** The reference in-memory server: `langgraphjs dev` of `@langchain/langgraph-cli`. */
-const CLI_PACKAGE = resolve('node_modules/@langchain/langgraph-cli');
+/**
+ * The reference in-memory server: `langgraphjs dev` of `@langchain/langgraph-cli`, installed on
+ * first use into a cache (`installOfficialCli`), never a dependency of Berth.
+ */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 5_000;
 /** What the copy of the application leaves out: dependencies and the dev server's own files. */
@@ -31,14 +34,16 @@ export interface ReferenceServerOptions {
   readonly port?: number;
 }
 
-function cliBin(): { path: string; version: string } {
-  const manifest = JSON.parse(readFileSync(join(CLI_PACKAGE, 'package.json'), 'utf8')) as {
+async function cliBin(): Promise<{ path: string; version: string }> {
+  // <package>/dist/cli/cli.mjs
+  const cliPackage = dirname(dirname(dirname(await installOfficialCli())));
+  const manifest = JSON.parse(readFileSync(join(cliPackage, 'package.json'), 'utf8')) as {
     version: string;
     bin: Record<string, string>;
   };
   const bin = manifest.bin.langgraphjs;
-  if (bin === undefined) throw new Error(`${CLI_PACKAGE} has no langgraphjs bin`);
-  return { path: join(CLI_PACKAGE, bin), version: manifest.version };
+  if (bin === undefined) throw new Error(`${cliPackage} has no langgraphjs bin`);
+  return { path: join(cliPackage, bin), version: manifest.version };
 }
 
 /**
@@ -106,7 +111,7 @@ export async function startReferenceServer(
 ): Promise<ReferenceServer> {
   const port = options.port ?? (await freePort());
   if (port === 2024) throw new Error('port 2024 is not ours to bind');
-  const { path: bin, version } = cliBin();
+  const { path: bin, version } = await cliBin();
   const appDir = await copyApplication(options.appDir);
   const args = [
     bin,

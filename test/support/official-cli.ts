@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** The version of `@langchain/langgraph-cli` Berth is checked against. */
@@ -44,16 +44,21 @@ async function installedVersion(): Promise<string | null> {
   }
 }
 
-/** The official CLI's entry point, installed into the cache unless it already is. */
+/**
+ * The official CLI's entry point, installed into the cache unless it already is. Test files
+ * running side by side may both install: each installs into a directory of its own and renames
+ * it into place, and the one that finds the place taken uses the other's.
+ */
 export async function installOfficialCli(): Promise<string> {
   if ((await installedVersion()) !== OFFICIAL_CLI_VERSION) {
+    const staging = `${CACHE_DIR}.${process.pid}.${Date.now()}`;
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = await run(
       npm,
       [
         'install',
         '--prefix',
-        CACHE_DIR,
+        staging,
         '--no-audit',
         '--no-fund',
         '--loglevel=error',
@@ -62,7 +67,18 @@ export async function installOfficialCli(): Promise<string> {
       { cwd: process.cwd(), env: process.env },
     );
     if (result.code !== 0) {
+      await rm(staging, { recursive: true, force: true });
       throw new Error(`npm install of the official CLI failed: ${result.stderr}`);
+    }
+    if ((await installedVersion()) === OFFICIAL_CLI_VERSION) {
+      await rm(staging, { recursive: true, force: true });
+    } else {
+      // Another version, or a broken install: replaced.
+      await rm(CACHE_DIR, { recursive: true, force: true });
+      await rename(staging, CACHE_DIR).catch(async (error: unknown) => {
+        await rm(staging, { recursive: true, force: true });
+        if ((await installedVersion()) !== OFFICIAL_CLI_VERSION) throw error;
+      });
     }
   }
   return join(PACKAGE_DIR, 'dist', 'cli', 'cli.mjs');

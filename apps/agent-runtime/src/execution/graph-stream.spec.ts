@@ -1,201 +1,40 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
-import { FakeListChatModel } from '@langchain/core/utils/testing';
-import {
-  Annotation,
-  Command,
-  END,
-  MemorySaver,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-  getWriter,
-  interrupt,
-} from '@langchain/langgraph';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { AIMessageChunk } from '@langchain/core/messages';
+import { START, StateGraph } from '@langchain/langgraph';
 import {
   streamGraphRun,
   toLibraryStreamModes,
-  type GraphCommand,
-  STREAM_MODES,
   type GraphRunRequest,
   type StreamMode,
   type StreamedEvent,
 } from './graph-stream.js';
 import { toWireJson } from './wire-json.js';
+import {
+  ItemsState,
+  NODE_METADATA,
+  RUN_ID,
+  SERVER_METADATA,
+  THREAD_ID,
+  buildCommand,
+  collect,
+  dataOf,
+  deepGraph,
+  echoGraph,
+  fanOutGraph,
+  interruptGraph,
+  namesOf,
+  nestedGraph,
+  runRequest as baseRunRequest,
+  serverConfig,
+  toWireLines,
+} from './testing/graph-stream-fixtures.js';
 
-const RUN_ID = '01a20200-cc42-74d6-816e-706d7f19e612';
-const THREAD_ID = '01a20200-cbd6-764f-a647-344b4c724942';
-const ASSISTANT_ID = '046b5dc7-2108-582c-9c6c-31d556d138f0';
-const HUMAN_HI = { messages: [{ role: 'human', content: 'hi' }] };
-
-/** A run's config as the reference server's run creation builds it. */
-function runConfig(graphId: string): { configurable: object; metadata: object } {
-  return {
-    configurable: {
-      graph_id: graphId,
-      assistant_id: ASSISTANT_ID,
-      thread_id: THREAD_ID,
-      run_id: RUN_ID,
-    },
-    metadata: { created_by: 'system', graph_id: graphId, assistant_id: ASSISTANT_ID },
-  };
-}
-
-/**
- * The config of a run as executed (see the captures' message metadata): the reference adds
- * run_attempt, langgraph_version/plan/host/api_url to the metadata when it starts the graph.
- * The null checkpoint_id of a run record means the latest checkpoint.
- */
-function serverConfig(
-  graphId: string,
-  apiUrl: string | null = 'http://127.0.0.1:2124',
-): Record<string, unknown> {
-  const { configurable, metadata } = runConfig(graphId);
-  return {
-    configurable: { ...configurable, checkpoint_id: null },
-    metadata: {
-      ...metadata,
-      run_attempt: 1,
-      langgraph_version: '1.7.3',
-      langgraph_plan: 'developer',
-      langgraph_host: 'self-hosted',
-      ...(apiUrl === null ? {} : { langgraph_api_url: apiUrl }),
-    },
-  };
-}
-
-const createCommand = jest.fn(
-  (command: GraphCommand) => new Command(command as ConstructorParameters<typeof Command>[0]),
-);
-
-function runRequest(
+const createCommand = jest.fn(buildCommand);
+const runRequest = (
   graph: unknown,
   streamModes: readonly StreamMode[],
   overrides: Partial<GraphRunRequest> = {},
-): GraphRunRequest {
-  return {
-    graph,
-    input: HUMAN_HI,
-    createCommand,
-    config: serverConfig('g'),
-    streamModes,
-    subgraphs: false,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(request: GraphRunRequest): Promise<StreamedEvent[]> {
-  const events: StreamedEvent[] = [];
-  for await (const event of streamGraphRun(request)) events.push(event);
-  return events;
-}
-
-/** `event data` lines with random ids masked, comparable to the reference captures. */
-function toWireLines(events: readonly StreamedEvent[]): string[] {
-  return events.map(({ event, data }) =>
-    `${event} ${JSON.stringify(data)}`
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-      .replace(/"[0-9a-f]{32}"/g, '"<hex>"'),
-  );
-}
-
-function namesOf(events: readonly StreamedEvent[]): string[] {
-  return events.map(({ event }) => event);
-}
-
-function dataOf(events: readonly StreamedEvent[], name: string): unknown[] {
-  return events.filter(({ event }) => event === name).map(({ data }) => data);
-}
-
-function echoGraph() {
-  const model = new FakeListChatModel({ responses: ['echo: hi'] });
-  return new StateGraph(MessagesAnnotation)
-    .addNode('echo', async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addEdge(START, 'echo')
-    .addEdge('echo', END)
-    .compile({ checkpointer: new MemorySaver() });
-}
-
-function nestedGraph() {
-  const child = new StateGraph(MessagesAnnotation)
-    .addNode('child_node', () => ({ messages: [new AIMessage('from child')] }))
-    .addEdge(START, 'child_node')
-    .compile();
-  return new StateGraph(MessagesAnnotation)
-    .addNode('parent_node', () => ({ messages: [new AIMessage('from parent')] }))
-    .addNode('sub', child)
-    .addEdge(START, 'parent_node')
-    .addEdge('parent_node', 'sub')
-    .addEdge('sub', END)
-    .compile({ checkpointer: new MemorySaver() });
-}
-
-function deepGraph() {
-  const grandchild = new StateGraph(MessagesAnnotation)
-    .addNode('leaf', () => {
-      getWriter()?.({ depth: 2 });
-      return { messages: [new AIMessage('from leaf')] };
-    })
-    .addEdge(START, 'leaf')
-    .compile();
-  const child = new StateGraph(MessagesAnnotation)
-    .addNode('inner', grandchild)
-    .addEdge(START, 'inner')
-    .compile();
-  return new StateGraph(MessagesAnnotation)
-    .addNode('outer', child)
-    .addEdge(START, 'outer')
-    .compile({ checkpointer: new MemorySaver() });
-}
-
-const NameState = Annotation.Root({ ...MessagesAnnotation.spec, name: Annotation<string>() });
-
-function interruptGraph() {
-  return new StateGraph(NameState)
-    .addNode('ask', () => ({
-      name: interrupt<{ question: string }, string>({ question: 'what is your name?' }),
-    }))
-    .addNode('greet', (state) => ({ messages: [new AIMessage(`hello ${state.name}`)] }))
-    .addEdge(START, 'ask')
-    .addEdge('ask', 'greet')
-    .addEdge('greet', END)
-    .compile({ checkpointer: new MemorySaver() });
-}
-
-const ItemsState = Annotation.Root({
-  items: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
-});
-
-function fanOutGraph() {
-  return new StateGraph(ItemsState)
-    .addNode('a', () => ({ items: ['a'] }))
-    .addNode('b', () => ({ items: ['b'] }))
-    .addNode('join', (_state, config) => {
-      config.writer({ progress: 'joining' });
-      return { items: ['join'] };
-    })
-    .addEdge(START, 'a')
-    .addEdge(START, 'b')
-    .addEdge('a', 'join')
-    .addEdge('b', 'join')
-    .addEdge('join', END)
-    .compile({ checkpointer: new MemorySaver() });
-}
-
-// Metadata that the reference run's config contributes to every `messages` tuple.
-const SERVER_METADATA = (graphId: string) =>
-  `"created_by":"system","graph_id":"${graphId}","assistant_id":"<uuid>","run_attempt":1,` +
-  `"langgraph_version":"1.7.3","langgraph_plan":"developer","langgraph_host":"self-hosted",` +
-  `"langgraph_api_url":"http://127.0.0.1:2124","thread_id":"<uuid>","run_id":"<uuid>"`;
-
-// Node metadata of LangGraph (`langgraph_*`) as in the captures, plus our `graph_node`.
-const NODE_METADATA = (node: string, ns = '') =>
-  `"langgraph_step":1,"langgraph_node":"${node}","langgraph_triggers":["branch:to:${node}"],` +
-  `"langgraph_path":["__pregel_pull","${node}"],"langgraph_checkpoint_ns":"${ns}${node}:<uuid>",` +
-  `"checkpoint_ns":"${ns}${node}:<uuid>"`;
+): GraphRunRequest => baseRunRequest(graph, streamModes, { createCommand, ...overrides });
 
 describe('streamGraphRun', () => {
   describe('matches the reference captures', () => {
@@ -550,108 +389,5 @@ describe('toWireJson', () => {
       at: '1970-01-01T00:00:00.000Z',
     });
     expect(toWireJson(undefined)).toBeNull();
-  });
-});
-
-// Differential check against the reference server's own `streamState`, when it is installed.
-const REFERENCE_DIST = resolve(
-  'node_modules/@langchain/langgraph-cli/node_modules/@langchain/langgraph-api/dist',
-);
-const describeWithReference = existsSync(`${REFERENCE_DIST}/stream.mjs`) ? describe : describe.skip;
-
-interface ReferenceStream {
-  readonly streamState: (
-    run: unknown,
-    options: unknown,
-  ) => AsyncIterable<{ readonly event: string; readonly data: unknown }>;
-}
-interface ReferenceSerde {
-  readonly serialiseAsDict: (value: unknown) => string;
-}
-
-describeWithReference('streamGraphRun against the reference streamState', () => {
-  const ALL_MODES: readonly StreamMode[] = STREAM_MODES;
-
-  /** Masks ids and timestamps consistently (first seen id is <0>, ...) and drops graph_node. */
-  function normalize(lines: readonly string[]): string[] {
-    const ids = new Map<string, string>();
-    return lines.map((line) =>
-      line
-        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<ts>')
-        .replace(
-          /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}/g,
-          (id) => {
-            if (!ids.has(id)) ids.set(id, `<${ids.size}>`);
-            return ids.get(id) ?? id;
-          },
-        )
-        .replace(/,"graph_node":"[^"]*"/g, ''),
-    );
-  }
-
-  async function referenceLines(
-    graph: unknown,
-    modes: readonly StreamMode[],
-    subgraphs: boolean,
-    input: unknown,
-    command?: GraphCommand,
-  ): Promise<string[]> {
-    const { streamState } = (await import(`${REFERENCE_DIST}/stream.mjs`)) as ReferenceStream;
-    const { serialiseAsDict } = (await import(
-      `${REFERENCE_DIST}/utils/serde.mjs`
-    )) as ReferenceSerde;
-    const run = {
-      run_id: RUN_ID,
-      kwargs: { input, command, stream_mode: modes, subgraphs, config: runConfig('g') },
-    };
-    const lines: string[] = [];
-    const options = {
-      getGraph: () => Promise.resolve(graph),
-      attempt: 1,
-      signal: new AbortController().signal,
-    };
-    for await (const { event, data } of streamState(run, options)) {
-      if (event !== 'metadata') lines.push(`${event} ${serialiseAsDict(data)}`);
-    }
-    return lines;
-  }
-
-  async function ourLines(
-    graph: unknown,
-    modes: readonly StreamMode[],
-    subgraphs: boolean,
-    input: unknown,
-    command?: GraphCommand,
-  ): Promise<string[]> {
-    // The reference fills langgraph_api_url from LANGGRAPH_API_URL.
-    const config = serverConfig('g', process.env['LANGGRAPH_API_URL'] ?? null);
-    const events = await collect(runRequest(graph, modes, { subgraphs, input, command, config }));
-    return events.map(({ event, data }) => `${event} ${JSON.stringify(data)}`);
-  }
-
-  const graphs: [string, () => unknown, unknown, GraphCommand?][] = [
-    ['a chat model', echoGraph, HUMAN_HI],
-    ['parallel nodes', fanOutGraph, { items: [] }],
-    ['nested subgraphs', deepGraph, HUMAN_HI],
-    ['an interrupt and resume', interruptGraph, HUMAN_HI, { resume: 'Ada' }],
-  ];
-  const modeSets = [...ALL_MODES.map((mode) => [mode]), ALL_MODES];
-
-  describe.each(graphs)('for %s', (_name, makeGraph, input, resume) => {
-    it.each([false, true])('produces the same events with subgraphs=%s', async (subgraphs) => {
-      for (const modes of modeSets) {
-        const reference = makeGraph();
-        const ours = makeGraph();
-        let expected = await referenceLines(reference, modes, subgraphs, input);
-        let actual = await ourLines(ours, modes, subgraphs, input);
-        if (resume !== undefined) {
-          expected = expected.concat(
-            await referenceLines(reference, modes, subgraphs, null, resume),
-          );
-          actual = actual.concat(await ourLines(ours, modes, subgraphs, null, resume));
-        }
-        expect({ modes, lines: normalize(actual) }).toEqual({ modes, lines: normalize(expected) });
-      }
-    });
   });
 });
