@@ -17,6 +17,7 @@ import {
   type Row,
 } from './bench-support.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
+import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
 
 /** Scales every sequential phase; the default keeps the whole run within about three minutes. */
@@ -666,6 +667,11 @@ async function main(): Promise<void> {
       ),
     );
 
+    const scaleStarted = performance.now();
+    const scale = await scaleOutBench(parallelRuns);
+    console.log(
+      `  scale-out: ${((performance.now() - scaleStarted) / 1000).toFixed(1)} s (an API process and 1, then 2, worker processes on one database)`,
+    );
     const storeStarted = performance.now();
     const store = await storeBench(peer, ITERATIONS);
     console.log(
@@ -692,6 +698,7 @@ async function main(): Promise<void> {
         peer: rate(parallelPeer),
         ratio: speedUp(parallelBerth, parallelPeer, false),
       },
+      ...scale.rows,
       ...resumeRow(resumeBerth, resumePeer),
       ...opRows,
       ...store.rows,
@@ -730,6 +737,7 @@ async function main(): Promise<void> {
         ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
         ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
         ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.` +
+        `\nScale-out: ${scale.runs} runs over 1 then 2 worker processes, ${scale.startedTwice} started twice: ${verdict(scale.startedTwice === 0)}` +
         `\nGoal: store put p50 within 3x of the in-memory reference: ${millis(store.putP50[0])} vs ${millis(store.putP50[1])}` +
         ` (${(store.putP50[0] / store.putP50[1]).toFixed(2)}x): ${verdict(store.putP50[0] <= 3 * store.putP50[1])}` +
         `; filtered search faster than it: ${millis(store.searchP50[0])} vs ${millis(store.searchP50[1])}: ${verdict(store.searchP50[0] < store.searchP50[1])}` +
