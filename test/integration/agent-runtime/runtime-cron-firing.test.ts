@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/test-databa
 import { within } from '../../support/within.js';
 
 const MINUTE = 60_000;
-const env = { BERTH_CRON_POLL_SECONDS: '1' };
+const env = { BERTH_CRON_POLL_SECONDS: '1', BERTH_THREAD_SWEEP_SECONDS: '1' };
 
 interface Fired {
   readonly tick: string;
@@ -84,6 +84,12 @@ describe('cron firing across replicas and restarts', () => {
         input: { steps: 1 },
       });
       const createdAt = Date.parse(stateless.created_at);
+      // A thread that expires (a deletion that does not cascade to its crons) before its first tick.
+      const doomed = await client.threads.create({ ttl: 0.02 });
+      const orphan = await client.crons.createForThread(doomed.thread_id, 'custom', {
+        schedule: '* * * * *',
+        input: { steps: 1 },
+      });
 
       const two = await untilFired(stateless.cron_id, 2, 2 * MINUTE + 20_000);
       const [tick1, tick2] = two.map((fire) => Date.parse(fire.tick));
@@ -102,6 +108,18 @@ describe('cron firing across replicas and restarts', () => {
       };
       const runs = await within(settled(stateless.cron_id, 2), 20_000, 'the runs of two ticks');
       expect(runs.sort()).toEqual(two.map((fire) => fire.run_id).sort());
+
+      const orphanEvents = await query<{ event_type: string }>(
+        'select event_type from es_events where stream_id = $1 order by stream_position',
+        [`cron-${orphan.cron_id}`],
+      );
+      // A tick found the thread gone: the cron went with it, that tick making no run (a tick
+      // before the thread expired, when created just before a minute, made one).
+      const types = orphanEvents.map((row) => row.event_type);
+      expect(types.at(-1)).toBe('CronDeleted');
+      const orphanFires = types.filter((type) => type === 'CronFired').length;
+      expect(orphanFires).toBeGreaterThanOrEqual(1);
+      expect(await runsOf(orphan.cron_id)).toHaveLength(orphanFires - 1);
 
       const threadTicks = await untilFired(onThread.cron_id, 2, 30_000);
       const threadRuns = await within(

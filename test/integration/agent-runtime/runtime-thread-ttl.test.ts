@@ -65,6 +65,13 @@ describe('thread TTL: threads left alone past their TTL are deleted by the sweep
     await expect(suite.client.threads.getState(expiring.thread_id)).rejects.toMatchObject({
       status: 404,
     });
+    // Gone for runs and crons too, not only for reads.
+    await expect(
+      suite.client.runs.create(expiring.thread_id, 'custom', { input: { steps: 1 } }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      suite.client.crons.createForThread(expiring.thread_id, 'custom', { schedule: '0 9 * * *' }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('counts the TTL from the last touch: a run keeps the thread alive while it goes on', async () => {

@@ -1,3 +1,4 @@
+import { CronsService } from '../crons/crons.service.js';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
@@ -35,6 +36,7 @@ export class AssistantsController {
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
+    @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
   @AuthEvent('assistants:create')
@@ -128,6 +130,7 @@ export class AssistantsController {
     @Query() query: DeleteAssistantQueryDto,
   ): Promise<void> {
     await this.assistants.delete(assistantId, now());
+    await this.crons.deleteOf({ assistantId }, now());
     if (query.delete_threads === 'true')
       await this.threads.deleteCreatedThrough(assistantId, now());
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
-import { notFound, ValidationFailedError } from '#libs/http';
+import { DomainError, notFound, ValidationFailedError } from '#libs/http';
 import { ReadModelFreshness } from '#libs/persistence';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
@@ -158,6 +158,26 @@ export class CronsService {
     await this.execute(cronId, { kind: 'delete', cronId, now });
   }
 
+  /**
+   * Deletes the crons of an assistant or a thread that was deleted, as the reference server
+   * cascades; resolves with how many.
+   */
+  async deleteOf(
+    owner: { assistantId: string } | { threadId: string },
+    now: string,
+  ): Promise<number> {
+    await this.freshness.catchUp('crons');
+    const rows = await this.dataSource
+      .getRepository(CronEntity)
+      .findBy(
+        'assistantId' in owner
+          ? { assistant_id: owner.assistantId }
+          : { thread_id: owner.threadId },
+      );
+    for (const row of rows) await this.deleteIfThere(row.cron_id, now);
+    return rows.length;
+  }
+
   async get(cronId: string): Promise<Record<string, unknown>> {
     return cronResource(await this.row(cronId));
   }
@@ -242,6 +262,13 @@ export class CronsService {
     try {
       await this.runs.createOnce(cron.thread_id, body, now.toISOString(), identity);
     } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') {
+        // Its assistant or its thread is gone (deleted by a path that does not cascade, or
+        // expired): so is the cron.
+        this.logger.warn(`Cron ${cron.cron_id} is deleted: ${error.message}`);
+        await this.deleteIfThere(cron.cron_id, now.toISOString());
+        return;
+      }
       this.logger.warn(
         `Cron ${cron.cron_id}: the run of the tick ${tick} could not be created: ${error instanceof Error ? error.message : String(error)}`,
       );
@@ -278,6 +305,12 @@ export class CronsService {
       builder.andWhere('c.metadata @> :m::jsonb', { m: JSON.stringify(query.metadata) });
     }
     return builder;
+  }
+
+  private async deleteIfThere(cronId: string, now: string): Promise<void> {
+    await this.delete(cronId, now).catch((error: unknown) => {
+      if (!(error instanceof DomainError && error.code === 'not_found')) throw error;
+    });
   }
 
   private async execute(cronId: string, command: CronCommand): Promise<void> {

@@ -27,6 +27,7 @@ import {
 } from './threads.dto.js';
 import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ThreadsService } from './threads.service.js';
+import { CronsService } from '../crons/crons.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
 const now = (): string => new Date().toISOString();
@@ -44,6 +45,7 @@ export class ThreadsController {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
+    @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
   @AuthEvent('threads:create')
@@ -110,6 +112,7 @@ export class ThreadsController {
   @HttpCode(204)
   async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
     await this.threads.delete(threadId, now());
+    await this.crons.deleteOf({ threadId }, now());
   }
 
   @AuthEvent('threads:read')

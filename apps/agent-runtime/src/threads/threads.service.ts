@@ -196,7 +196,8 @@ export class ThreadsService {
       direction: 'backwards',
       maxCount: 1,
     });
-    return last !== undefined && last.type !== 'ThreadDeleted';
+    // A thread's stream ends with ThreadDeleted or ThreadExpired once it is gone.
+    return last !== undefined && last.type !== 'ThreadDeleted' && last.type !== 'ThreadExpired';
   }
 
   async search(query: SearchThreadsDto): Promise<Record<string, unknown>[]> {

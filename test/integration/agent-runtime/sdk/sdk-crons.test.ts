@@ -90,6 +90,25 @@ describe('client.crons: every method of the official SDK', () => {
     await crons().delete(onThread.cron_id);
   });
 
+  it('deletes the crons of a deleted thread or assistant, as the reference server cascades', async () => {
+    const thread = await suite.client.threads.create();
+    const onThread = await crons().createForThread(thread.thread_id, 'custom', {
+      schedule: '0 3 * * *',
+    });
+    const assistant = await suite.client.assistants.create({ graphId: 'custom' });
+    const ofAssistant = await crons().create(assistant.assistant_id, { schedule: '0 4 * * *' });
+    const kept = await crons().create('custom', { schedule: '0 5 * * *' });
+
+    await suite.client.threads.delete(thread.thread_id);
+    await suite.client.assistants.delete(assistant.assistant_id);
+
+    const left = (await crons().search({ limit: 100 })).map((cron) => cron.cron_id);
+    expect(left).toContain(kept.cron_id);
+    expect(left).not.toContain(onThread.cron_id);
+    expect(left).not.toContain(ofAssistant.cron_id);
+    await crons().delete(kept.cron_id);
+  });
+
   it('refuses bad schedules, time zones, assistants and threads with a 4xx and stores nothing', async () => {
     const thread = await suite.client.threads.create();
     const cases: [string, unknown, number, RegExp][] = [
