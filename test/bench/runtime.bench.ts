@@ -17,6 +17,7 @@ import {
   type Row,
 } from './bench-support.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
+import { costPerRun, idleRates, sampleCost } from './run-cost.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
 
@@ -667,6 +668,19 @@ async function main(): Promise<void> {
       ),
     );
 
+    // What one run costs Berth: its CPU, and the transactions its database commits.
+    await settle();
+    const pid = runtime.child.pid ?? 0;
+    const idle = await idleRates(pid, database.url, 3_000);
+    const costBefore = await sampleCost(pid, database.url);
+    await parallelRuns(berth);
+    await new Promise((done) => setTimeout(done, 1_500));
+    const cost = costPerRun(
+      costBefore,
+      await sampleCost(pid, database.url),
+      PARALLEL_THREADS * RUNS_PER_THREAD,
+      idle,
+    );
     const scaleStarted = performance.now();
     const scale = await scaleOutBench(parallelRuns);
     console.log(
@@ -697,6 +711,18 @@ async function main(): Promise<void> {
         berth: rate(parallelBerth),
         peer: rate(parallelPeer),
         ratio: speedUp(parallelBerth, parallelPeer, false),
+      },
+      {
+        metric: 'per run (runs/wait, agent): runtime CPU ms, idle subtracted',
+        berth: millis(cost.cpuMs),
+        peer: '-',
+        ratio: '',
+      },
+      {
+        metric: 'per run: transactions committed (pg_stat_database, idle subtracted)',
+        berth: cost.transactions.toFixed(1),
+        peer: '-',
+        ratio: '',
       },
       ...scale.rows,
       ...resumeRow(resumeBerth, resumePeer),
