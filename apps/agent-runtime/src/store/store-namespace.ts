@@ -5,7 +5,7 @@ import { ValidationFailedError } from '#libs/http';
 const STORE_ITEM_NAMESPACE = 'c1f3a3e8-2d6b-5b8e-9a51-6f0d2b7e4c11';
 
 /** Labels are joined with dots on the wire (`GET /store/items?namespace=a.b`), so none may hold one. */
-export function namespaceProblem(namespace: readonly unknown[]): string | undefined {
+function namespaceProblem(namespace: readonly unknown[]): string | undefined {
   for (const label of namespace) {
     if (typeof label !== 'string') return 'Namespace labels must be strings';
     if (label === '') return 'Namespace labels cannot be empty';

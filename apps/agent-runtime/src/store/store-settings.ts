@@ -28,8 +28,4 @@ export class StoreSettings {
       sweepMinutes === undefined ? defaultSweepSeconds * 1000 : sweepMinutes * 60_000,
     );
   }
-
-  static plain(): StoreSettings {
-    return StoreSettings.from(undefined, () => Promise.reject(new Error('no application')), 60);
-  }
 }

@@ -21,10 +21,16 @@ import {
   SearchStoreItemsDto,
 } from './store.dto.js';
 import type { StoreItem } from './store-reads.js';
-import { StoreService } from './store.service.js';
+import { StoreService, type StoreItemFilter } from './store.service.js';
+import type { AuthFilters } from '../auth/custom-auth.js';
 
-/** With auth filters, searches look through at most this many items for the page. */
+/** With auth filters, namespace listings look through at most this many for the page. */
 const FILTERED_SCAN_LIMIT = 10_000;
+
+/** The application's auth filters as the store's visibility test, when there are filters. */
+function visibleTo(filters: AuthFilters | undefined): { visible?: StoreItemFilter } {
+  return filters ? { visible: (item) => storeItemMatches(item, filters) } : {};
+}
 
 @Controller('store')
 export class StoreController {
@@ -86,11 +92,10 @@ export class StoreController {
       key: query.key,
     });
     requireValidNamespace(asked.namespace, ['query', 'namespace']);
-    const item = await this.store.get(asked.namespace, asked.key, {
+    return this.store.get(asked.namespace, asked.key, {
       ...(query.refresh_ttl === undefined ? {} : { refreshTtl: query.refresh_ttl }),
+      ...visibleTo(filters),
     });
-    // Another user's item is answered as if it were not there.
-    return item && storeItemMatches(item, filters) ? item : null;
   }
 
   @Post('items/search')
@@ -111,16 +116,17 @@ export class StoreController {
       query: body.query ?? null,
     });
     requireValidNamespace(asked.namespace, ['body', 'namespace_prefix'], { allowEmpty: true });
-    const search = {
-      namespacePrefix: asked.namespace,
-      ...(body.filter ? { filter: body.filter } : {}),
-      ...(body.query ? { query: body.query } : {}),
-      ...(body.refresh_ttl === undefined ? {} : { refreshTtl: body.refresh_ttl }),
+    return {
+      items: await this.store.search({
+        namespacePrefix: asked.namespace,
+        ...(body.filter ? { filter: body.filter } : {}),
+        ...(body.query ? { query: body.query } : {}),
+        ...(body.refresh_ttl === undefined ? {} : { refreshTtl: body.refresh_ttl }),
+        limit,
+        offset,
+        ...visibleTo(filters),
+      }),
     };
-    if (!filters) return { items: await this.store.search({ ...search, limit, offset }) };
-    const scanned = await this.store.search({ ...search, limit: FILTERED_SCAN_LIMIT, offset: 0 });
-    const allowed = scanned.filter((item) => storeItemMatches(item, filters));
-    return { items: allowed.slice(offset, offset + limit) };
   }
 
   @Post('namespaces')

@@ -33,10 +33,17 @@ export interface StorePut {
   readonly ttlMinutes?: number | null;
 }
 
+/** Which items the reader may see (the application's auth filters); all when absent. */
+export type StoreItemFilter = (item: StoreItem) => boolean;
+
 export interface StoreSearchRequest extends Omit<StoreSearch, 'queryVector'> {
   readonly query?: string;
   readonly refreshTtl?: boolean;
+  readonly visible?: StoreItemFilter;
 }
+
+/** With auth filters, a search looks through at most this many items for its page. */
+const FILTERED_SCAN_LIMIT = 10_000;
 
 /** Long-term memory: writes are events of the namespace's stream, reads come from the read model. */
 @Injectable()
@@ -89,21 +96,31 @@ export class StoreService {
   async get(
     namespace: string[],
     key: string,
-    options: { refreshTtl?: boolean } = {},
+    options: { refreshTtl?: boolean; visible?: StoreItemFilter } = {},
   ): Promise<StoreItem | null> {
     await this.freshness.catchUp('store_items');
     const item = await this.reads.get(namespace, key, new Date());
-    if (item) await this.refresh([item], options.refreshTtl);
-    return item && shown(item);
+    // Another reader's item is answered as if it were not there, and its TTL is left alone.
+    if (!item || options.visible?.(shown(item)) === false) return null;
+    await this.refresh([item], options.refreshTtl);
+    return shown(item);
   }
 
   async search(request: StoreSearchRequest): Promise<StoreItem[]> {
     const queryVector = request.query ? await this.queryVector(request.query) : undefined;
     await this.freshness.catchUp('store_items');
-    const items = await this.reads.search(
-      { ...request, ...(queryVector ? { queryVector } : {}) },
+    const { visible, limit, offset } = request;
+    const scanned = await this.reads.search(
+      {
+        ...request,
+        ...(queryVector ? { queryVector } : {}),
+        ...(visible ? { limit: FILTERED_SCAN_LIMIT, offset: 0 } : {}),
+      },
       new Date(),
     );
+    const items = visible
+      ? scanned.filter((item) => visible(shown(item))).slice(offset, offset + limit)
+      : scanned;
     await this.refresh(items, request.refreshTtl);
     return items.map(shown);
   }
