@@ -14,3 +14,4 @@ export {
 } from './database.provider.js';
 export { acceptsAnyPassword } from './trust-probe.js';
 export { withoutTrust } from './embedded-postgres.access.js';
+export * from './counted-client.js';

@@ -75,6 +75,9 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 
 /** The event store port. Every adapter passes the one contract suite in `testing/`. */
 export abstract class EventStore {
+  /** Told of every committed append: how many events it stored and how long it took. */
+  appendObserver: ((events: number, seconds: number) => void) | undefined;
+
   abstract append(
     streamId: string,
     events: readonly EventToAppend[],

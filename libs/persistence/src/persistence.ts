@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DataSource, type ObjectLiteral } from 'typeorm';
-import { provideDatabase, type ProvidedDatabase } from '#libs/database';
+import { CountedClient, provideDatabase, type ProvidedDatabase } from '#libs/database';
 import {
   connectEventStore,
   migrate,
@@ -55,13 +55,14 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
       onError: options.onError,
     });
     closers.push(() => eventStore.close());
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({ Client: CountedClient, connectionString: database.url, max: 10 });
     pool.on('error', options.onError);
     closers.push(() => pool.end());
     await migrate(pool, 'read_model_migrations', [...PROJECTION_MIGRATIONS, ...options.migrations]);
     const dataSource = new DataSource({
       type: 'postgres',
       url: database.url,
+      extra: { Client: CountedClient },
       entities: options.projections.map((projection) => projection.entity),
     });
     await dataSource.initialize();

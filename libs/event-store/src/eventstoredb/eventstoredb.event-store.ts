@@ -55,6 +55,7 @@ export class EventStoreDbEventStore extends EventStore {
     { expectedPosition = 'any' }: AppendOptions = {},
   ): Promise<AppendResult> {
     let result: EsdbAppendResult;
+    const started = performance.now();
     try {
       result = await this.client.appendToStream(streamId, events.map(toEventData), {
         expectedRevision: toExpectedRevision(expectedPosition),
@@ -65,6 +66,7 @@ export class EventStoreDbEventStore extends EventStore {
       }
       throw error;
     }
+    this.appendObserver?.(events.length, (performance.now() - started) / 1000);
     return {
       streamPosition: Number(result.nextExpectedRevision),
       logPosition: result.position

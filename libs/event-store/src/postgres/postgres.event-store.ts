@@ -1,3 +1,5 @@
+import { CountedClient } from '#libs/database';
+import { ReadCoalescer } from './read-coalescer.js';
 import pg from 'pg';
 import { AppendSignals, type AppendNotice } from '../append-signals.js';
 import { CatchUpSubscription, type CatchUpOptions } from '../catch-up-subscription.js';
@@ -49,6 +51,7 @@ const EXPECTED_CODES: Record<Exclude<ExpectedPosition, number>, number> = {
 
 export class PostgresEventStore extends EventStore {
   private readonly signals = new AppendSignals();
+  private readonly logReads = new ReadCoalescer<RecordedEvent[]>();
   private readonly channel: PostgresAppendChannel;
   private readonly catchUp: CatchUpOptions;
   private readonly onError: (error: unknown) => void;
@@ -75,6 +78,7 @@ export class PostgresEventStore extends EventStore {
   /** Connects and brings the schema up to date. */
   static async connect(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
     const pool = new pg.Pool({
+      Client: CountedClient,
       connectionString: options.connectionString,
       max: options.poolSize ?? 10,
     });
@@ -94,6 +98,7 @@ export class PostgresEventStore extends EventStore {
   ): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('An append needs at least one event');
     const expected = options.expectedPosition ?? 'any';
+    const started = performance.now();
     const result = await this.pool
       .query<AppendRow>({
         name: 'es_append',
@@ -114,6 +119,7 @@ export class PostgresEventStore extends EventStore {
         return toAppendResult(row);
       case 'appended': {
         const appended = toAppendResult(row);
+        this.appendObserver?.(events.length, (performance.now() - started) / 1000);
         this.announce({ streamId, ...appended });
         return appended;
       }
@@ -142,7 +148,13 @@ export class PostgresEventStore extends EventStore {
    * lower one. Only rows of transactions older than every transaction still running are read:
    * those can no longer be joined by anything that sorts before them.
    */
-  async readLog(options: ReadLogOptions = {}): Promise<RecordedEvent[]> {
+  readLog(options: ReadLogOptions = {}): Promise<RecordedEvent[]> {
+    const { after, maxCount } = options;
+    const key = `${after?.commit ?? ''}:${after?.prepare ?? ''}:${maxCount ?? ''}`;
+    return this.logReads.read(key, () => this.queryLog(options));
+  }
+
+  private async queryLog(options: ReadLogOptions): Promise<RecordedEvent[]> {
     const after = options.after;
     const result = await this.pool.query<EventRow>({
       name: 'es_read_log',

@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { ReadCoalescer } from './read-coalescer.js';
+
+describe('ReadCoalescer', () => {
+  it('runs one query for the identical reads asked in the same turn, and one per key', async () => {
+    const coalescer = new ReadCoalescer<string>();
+    const queries: string[] = [];
+    const query = (key: string) => () => {
+      queries.push(key);
+      return Promise.resolve(`rows of ${key}`);
+    };
+    const reads = await Promise.all([
+      coalescer.read('a', query('a')),
+      coalescer.read('a', query('a')),
+      coalescer.read('b', query('b')),
+      coalescer.read('a', query('a')),
+    ]);
+    expect(reads).toEqual(['rows of a', 'rows of a', 'rows of b', 'rows of a']);
+    expect(queries).toEqual(['a', 'b']);
+  });
+
+  it('never lets a read join a query that started before it was asked', async () => {
+    const coalescer = new ReadCoalescer<number>();
+    let started = 0;
+    let finishFirst: (value: number) => void = () => undefined;
+    const first = coalescer.read('a', () => {
+      started += 1;
+      return new Promise<number>((resolve) => {
+        finishFirst = resolve;
+      });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(1);
+    const second = coalescer.read('a', () => {
+      started += 1;
+      return Promise.resolve(2);
+    });
+    finishFirst(1);
+    expect(await first).toBe(1);
+    expect(await second).toBe(2);
+    expect(started).toBe(2);
+  });
+
+  it('gives every read of a failed query its error', async () => {
+    const coalescer = new ReadCoalescer<number>();
+    const failing = () => Promise.reject(new Error('connection lost'));
+    const reads = [coalescer.read('a', failing), coalescer.read('a', failing)];
+    for (const read of reads) await expect(read).rejects.toThrow('connection lost');
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { Scrape } from '../../support/prometheus.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
+
+jest.setTimeout(60_000);
+
+/**
+ * What one run of the example agent (a new thread, then runs/wait) costs the database, counted
+ * in the runtime (`berth_database_*_total`). The budgets are the figures measured when this test
+ * was written (issue 12: 155 transactions before log reads were coalesced, 76 to 82 after), with
+ * a little room for background work; a change that adds round trips to the run path fails here.
+ */
+const TRANSACTIONS_PER_RUN_BUDGET = 95;
+const STATEMENTS_PER_RUN_BUDGET = 135;
+const RUNS = 12;
+
+describe('database work per run', () => {
+  const suite = runtimeSuite('database-work');
+
+  const runOnce = async (): Promise<void> => {
+    const thread = await suite.client.threads.create();
+    await suite.client.runs.wait(thread.thread_id, 'agent', {
+      input: { messages: [{ role: 'user', content: 'weather in Oslo?' }] },
+    });
+  };
+
+  it('stays within the transactions and statements measured for the run path', async () => {
+    for (let index = 0; index < 3; index += 1) await runOnce();
+    const scrape = () => Scrape.of(suite.runtime.url, suite.runtime.apiKey);
+    const before = await scrape();
+    for (let index = 0; index < RUNS; index += 1) await runOnce();
+    const after = await scrape();
+    const perRun = (name: string) => (after.value(name) - before.value(name)) / RUNS;
+    const transactions = perRun('berth_database_transactions_total');
+    const statements = perRun('berth_database_statements_total');
+    console.log(
+      `database work per run: ${transactions.toFixed(1)} transactions, ${statements.toFixed(1)} statements`,
+    );
+    expect(transactions).toBeGreaterThan(5);
+    expect(transactions).toBeLessThanOrEqual(TRANSACTIONS_PER_RUN_BUDGET);
+    expect(statements).toBeLessThanOrEqual(STATEMENTS_PER_RUN_BUDGET);
+  });
+});
