@@ -33,6 +33,8 @@ export interface RuntimeConfig {
   readonly runWorkers: boolean;
   /** Stop, as on SIGTERM, when stdin ends: the parent that spawned this process with a pipe died. */
   readonly exitWithParent: boolean;
+  /** Load the application's code again when its files change (`berth dev`). */
+  readonly reloadOnChange: boolean;
   /** Where finished runs are reported, when they are. */
   readonly tracing: TracingConfig | undefined;
   /** How often threads whose TTL ran out are looked for and deleted. */
@@ -115,6 +117,7 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     ),
     runWorkers: text(env.BERTH_RUN_WORKERS) !== 'false',
     exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
+    reloadOnChange: envBoolean('BERTH_RELOAD', env.BERTH_RELOAD),
     tracing: tracingOf(env),
     threadSweepSeconds: envInteger(
       'BERTH_THREAD_SWEEP_SECONDS',

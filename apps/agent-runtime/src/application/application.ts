@@ -31,15 +31,17 @@ export class Application extends GraphCatalog {
   private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
   private readonly stores = new Map<LangGraphBindings['checkpointModule'], unknown>();
   private makeStore: ((BaseStore: BaseStoreConstructor) => object) | undefined;
-  private readonly served: string[] = [];
-  private readonly failed = new Map<string, string>();
+  private served: string[] = [];
+  private failed = new Map<string, string>();
+  /** Why the application's last change is not served, while the code before it is. */
+  reloadError: string | undefined;
   private readonly schemaHelpers = new Map<string, ReturnType<typeof loadSchemaHelpers>>();
   /** The version of the application's @langchain/langgraph (of its first graph). */
   langgraphVersion = 'unknown';
 
   private constructor(
-    readonly config: GraphConfig,
-    private readonly registry: GraphRegistry,
+    private currentConfig: GraphConfig,
+    private registry: GraphRegistry,
     private readonly store: EventStore,
   ) {
     super();
@@ -63,15 +65,9 @@ export class Application extends GraphCatalog {
     if (tooOld !== undefined) throw new GraphConfigError(config.configFile, tooOld);
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
     registerServerLogger(processLogger(logLevelOf(env.LOG_LEVEL)));
-    const application = new Application(config, GraphRegistry.fromConfig(config), store);
-    for (const graphId of application.registry.graphIds()) {
-      try {
-        await application.registry.load(graphId);
-        application.served.push(graphId);
-      } catch (error) {
-        application.failed.set(graphId, error instanceof Error ? error.message : String(error));
-      }
-    }
+    const registry = GraphRegistry.fromConfig(config);
+    const application = new Application(config, registry, store);
+    ({ served: application.served, failed: application.failed } = await loadEveryGraph(registry));
     if (application.served.length === 0) {
       await application.close();
       throw new Error(
@@ -87,8 +83,51 @@ export class Application extends GraphCatalog {
     return application;
   }
 
+  get config(): GraphConfig {
+    return this.currentConfig;
+  }
+
   graphIds(): readonly string[] {
     return this.served;
+  }
+
+  /**
+   * Loads the application's code again, in a module namespace of its own, and serves it when
+   * every graph that loaded before still loads; otherwise the code before keeps serving and
+   * `reloadError` says why. Runs in progress keep the graphs they started with.
+   */
+  async reload(): Promise<{ readonly reloaded: boolean; readonly reason?: string }> {
+    let config: GraphConfig;
+    try {
+      config = await readGraphConfig(this.currentConfig.configFile);
+    } catch (error) {
+      return this.keep(error instanceof Error ? error.message : String(error));
+    }
+    const registry = GraphRegistry.fromConfig(config);
+    const { served, failed } = await loadEveryGraph(registry);
+    const broken = [...failed].filter(([graphId]) => !this.failed.has(graphId));
+    if (served.length === 0 || broken.length > 0) {
+      await registry.close();
+      const reasons = broken.length ? broken.map(([, reason]) => reason) : [...failed.values()];
+      return this.keep(reasons.join('\n'));
+    }
+    const previous = this.registry;
+    this.currentConfig = config;
+    this.registry = registry;
+    this.served = served;
+    this.failed = failed;
+    this.savers.clear();
+    this.stores.clear();
+    this.schemaHelpers.clear();
+    this.reloadError = undefined;
+    // What the old modules already imported stays usable by the runs still using them.
+    await previous.close();
+    return { reloaded: true };
+  }
+
+  private keep(reason: string): { readonly reloaded: false; readonly reason: string } {
+    this.reloadError = reason;
+    return { reloaded: false, reason };
   }
 
   failedGraphs(): ReadonlyMap<string, string> {
@@ -227,6 +266,23 @@ export class Application extends GraphCatalog {
     }
     return saver;
   }
+}
+
+/** Loads each graph of a registry: those that load are served, the others kept with why. */
+async function loadEveryGraph(
+  registry: GraphRegistry,
+): Promise<{ served: string[]; failed: Map<string, string> }> {
+  const served: string[] = [];
+  const failed = new Map<string, string>();
+  for (const graphId of registry.graphIds()) {
+    try {
+      await registry.load(graphId);
+      served.push(graphId);
+    } catch (error) {
+      failed.set(graphId, error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { served, failed };
 }
 
 /** The application's own routes, as a fetch handler (what a Hono app is). */

@@ -43,10 +43,11 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  */
 export function registerCustomRoutes(
   app: FastifyInstance,
-  custom: CustomRoutes | string | undefined,
+  customRoutes: () => CustomRoutes | string | undefined,
   disabled: ReadonlySet<RouteGroup>,
 ): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const custom = customRoutes();
     const group = routeGroupOf(request.url.split('?')[0] ?? '');
     const isDisabled = group !== undefined && disabled.has(group);
     if (!request.is404 && !isDisabled) return undefined;

@@ -7,7 +7,7 @@ import { openDatabaseServer } from '../server.js';
 import { Supervisor, waitForOk } from '../supervisor.js';
 import { RUNTIME_SCRIPT, UsageError } from './scripts.js';
 
-export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H]
+export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H] [--no-reload]
 
 Serves one application's agent runtime, as the local servers agent developers know do:
 assistants, threads, runs and resumable streams for the graphs in its langgraph.json.
@@ -16,6 +16,12 @@ assistants, threads, runs and resumable streams for the graphs in its langgraph.
   --config FILE   its graph configuration file (default: <dir>/langgraph.json)
   --port P        the port to serve on (default: BERTH_RUNTIME_PORT or 8123)
   --host H        the address to bind (default: BERTH_HOST or 127.0.0.1)
+  --no-reload     do not load the graphs again when the application's files change
+
+A change to the application's files (not node_modules or dot-directories) reloads its graphs and
+its http.app: threads stay, runs in progress finish on the code they started with, and code
+that fails to load is reported while the code before it keeps serving. auth, store and env
+changes need a restart.
 
 Data lives in BERTH_DATA_DIR (default ./.berth) on an embedded PostgreSQL, or on DATABASE_URL.
 Every request needs the API key in x-api-key: BERTH_API_KEY, or one generated and kept in the
@@ -38,6 +44,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
       port: { type: 'string' },
       config: { type: 'string' },
       host: { type: 'string' },
+      'no-reload': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -72,6 +79,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
       BERTH_RUNTIME_PORT: port,
       BERTH_HOST: host,
       EVENTSTORE_URL: env.eventStoreUrl,
+      BERTH_RELOAD: values['no-reload'] ? 'false' : 'true',
     },
   });
   const url = `http://${host}:${port}`;
