@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import { measureInProcessLangGraph } from './in-process-langgraph.js';
 import {
   EXAMPLE_GRAPH_CONFIG,
   startRuntime,
@@ -431,6 +432,20 @@ async function durableSteps(database: BenchDatabase, runId: string): Promise<num
   }
 }
 
+/** The runtime's own count of its statements and commits (`/metrics`). */
+async function databaseWorkOf(
+  target: Target,
+): Promise<{ statements: number; transactions: number }> {
+  const response = await fetch(`${target.url}/metrics`, { headers: target.headers });
+  const text = await response.text();
+  const valueOf = (name: string): number =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    statements: valueOf('berth_database_statements_total'),
+    transactions: valueOf('berth_database_transactions_total'),
+  };
+}
+
 function count(value: number): string {
   return value.toLocaleString('en-US');
 }
@@ -673,13 +688,28 @@ async function main(): Promise<void> {
     const pid = runtime.child.pid ?? 0;
     const idle = await idleRates(pid, database.url, 3_000);
     const costBefore = await sampleCost(pid, database.url);
+    const workBefore = await databaseWorkOf(berth);
     await parallelRuns(berth);
+    const workAfter = await databaseWorkOf(berth);
     await new Promise((done) => setTimeout(done, 1_500));
     const cost = costPerRun(
       costBefore,
       await sampleCost(pid, database.url),
       PARALLEL_THREADS * RUNS_PER_THREAD,
       idle,
+    );
+    const runsMeasured = PARALLEL_THREADS * RUNS_PER_THREAD;
+    const statementsPerRun = (workAfter.statements - workBefore.statements) / runsMeasured;
+    const commitsPerRun = (workAfter.transactions - workBefore.transactions) / runsMeasured;
+    const inProcessStarted = performance.now();
+    const inProcess = await measureInProcessLangGraph({
+      input: QUESTION,
+      threads: PARALLEL_THREADS,
+      runsPerThread: RUNS_PER_THREAD,
+      samples: ITERATIONS,
+    });
+    console.log(
+      `  in-process LangGraph: ${((performance.now() - inProcessStarted) / 1000).toFixed(1)} s (the example's graph with MemorySaver, in this process)`,
     );
     const scaleStarted = performance.now();
     const scale = await scaleOutBench(parallelRuns);
@@ -724,6 +754,18 @@ async function main(): Promise<void> {
         peer: '-',
         ratio: '',
       },
+      {
+        metric: 'per run: transactions committed (counted in the runtime)',
+        berth: commitsPerRun.toFixed(1),
+        peer: '-',
+        ratio: '',
+      },
+      {
+        metric: 'per run: SQL statements sent (counted in the runtime)',
+        berth: statementsPerRun.toFixed(1),
+        peer: '-',
+        ratio: '',
+      },
       ...scale.rows,
       ...resumeRow(resumeBerth, resumePeer),
       ...opRows,
@@ -736,6 +778,56 @@ async function main(): Promise<void> {
     );
 
     const joinP50 = percentile(joinBerth, 50);
+    const refJoinP50 = percentile(joinPeer, 50);
+    const firstByteBerthP50 = percentile(streamBerth.firstByte, 50);
+    const firstBytePeerP50 = percentile(streamPeer.firstByte, 50);
+    printTable(
+      'Berth vs LangGraph itself (the same graph in this process: graph.invoke/stream, MemorySaver, nothing durable)',
+      'in-process LangGraph',
+      [
+        {
+          metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (Berth: runs/wait)`,
+          berth: rate(parallelBerth),
+          peer: rate(inProcess.runsPerSecond),
+          ratio: speedUp(parallelBerth, inProcess.runsPerSecond, false),
+        },
+        {
+          metric: '  the reference server, same workload',
+          berth: rate(parallelPeer),
+          peer: rate(inProcess.runsPerSecond),
+          ratio: speedUp(parallelPeer, inProcess.runsPerSecond, false),
+        },
+        {
+          metric: 'one run p50 (Berth: create run + join; in-process: invoke)',
+          berth: millis(joinP50),
+          peer: millis(inProcess.runP50),
+          ratio: speedUp(joinP50, inProcess.runP50, true),
+        },
+        {
+          metric: '  the reference server: create run + join p50',
+          berth: millis(refJoinP50),
+          peer: millis(inProcess.runP50),
+          ratio: speedUp(refJoinP50, inProcess.runP50, true),
+        },
+        {
+          metric: 'first byte p50 (Berth: POST runs/stream; in-process: first chunk)',
+          berth: millis(firstByteBerthP50),
+          peer: millis(inProcess.firstChunkP50),
+          ratio: speedUp(firstByteBerthP50, inProcess.firstChunkP50, true),
+        },
+        {
+          metric: '  the reference server: first SSE byte p50',
+          berth: millis(firstBytePeerP50),
+          peer: millis(inProcess.firstChunkP50),
+          ratio: speedUp(firstBytePeerP50, inProcess.firstChunkP50, true),
+        },
+      ],
+    );
+    console.log(
+      `Goals against in-process LangGraph: runs/s at 0.5 or more of it: ${(parallelBerth / inProcess.runsPerSecond).toFixed(2)}: ${parallelBerth >= 0.5 * inProcess.runsPerSecond ? 'met' : 'MISSED'}` +
+        `; create+join p50 within 3x of one run: ${(joinP50 / inProcess.runP50).toFixed(1)}x: ${joinP50 <= 3 * inProcess.runP50 ? 'met' : 'MISSED'}` +
+        `; first byte within 2x of the first chunk: ${(firstByteBerthP50 / inProcess.firstChunkP50).toFixed(1)}x: ${firstByteBerthP50 <= 2 * inProcess.firstChunkP50 ? 'met' : 'MISSED'}`,
+    );
     const firstByteP50 = percentile(streamBerth.firstByte, 50);
     const streamed = resumeBerth.live.tally.events;
     const resumedAll = resumeBerth.resumes.every(

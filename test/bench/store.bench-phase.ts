@@ -90,7 +90,7 @@ export async function storeBench(
       url: runtime.url,
       headers: { 'x-api-key': runtime.apiKey },
     };
-    const vectorSearch = runtime.output().includes('pgvector extension')
+    const vectorSearch = runtime.output().includes('Semantic search uses the pgvector extension')
       ? 'pgvector'
       : 'exact scan in SQL (no pgvector on this server)';
 
