@@ -96,7 +96,7 @@ describe('DeploymentProxy', () => {
     await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'A' });
   });
 
-  it('sends new connections to the new target while an open one stays where it is', async () => {
+  it('sends every request after a switch to the new target, on a kept-alive connection too', async () => {
     const a = await start('A');
     const b = await start('B');
     proxy.switchTo(a.port);
@@ -106,12 +106,21 @@ describe('DeploymentProxy', () => {
     proxy.switchTo(b.port);
 
     await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'B' });
-    await expect(get(port, kept)).resolves.toEqual({ status: 200, body: 'A' });
+    await expect(get(port, kept)).resolves.toEqual({ status: 200, body: 'B' });
+    await expect(get(port, kept)).resolves.toEqual({ status: 200, body: 'B' });
     expect(a.connections()).toBe(1);
+  });
 
-    kept.destroy();
-    await expect(get(port, keepAliveAgent())).resolves.toEqual({ status: 200, body: 'B' });
-    expect(a.connections()).toBe(1);
+  it('answers 502 with a JSON detail when the target does not answer', async () => {
+    const gone = await ephemeralPort(HOST);
+    proxy.switchTo(gone);
+
+    const response = await get(port, false);
+
+    expect(response.status).toBe(502);
+    expect(JSON.parse(response.body)).toEqual({
+      detail: "The deployment's runtime did not answer",
+    });
   });
 
   it('keeps an open stream to the old target flowing after a switch', async () => {
@@ -147,11 +156,10 @@ describe('DeploymentProxy', () => {
 
   it('ends open connections and stops listening when closed', async () => {
     const a = await start('A');
-    const accepted = once(a.server, 'connection');
     proxy.switchTo(a.port);
     const client = connect({ host: HOST, port });
     const closed = once(client, 'close');
-    await accepted;
+    await once(client, 'connect');
 
     await proxy.close();
 
