@@ -1,3 +1,4 @@
+import { readableLogs, structuredLogLines } from './readable-logs.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +30,8 @@ export interface ControlPlaneProcess {
   readonly databaseUrl: string;
   readonly child: ChildProcess;
   output(): string;
+  /** Its structured log lines (JSON), parsed. */
+  logLines(): Record<string, unknown>[];
   /** A JSON request with the test tenant's key (or the one given; null sends none). */
   api<T = Record<string, unknown>>(
     method: string,
@@ -95,7 +98,7 @@ export async function startControlPlane(
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk('The control plane', child, url, () => output, START_TIMEOUT_MS);
+  await waitForOk('The control plane', child, url, () => readableLogs(output), START_TIMEOUT_MS);
   const exited = (): Promise<unknown> =>
     child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   const removeState = async (): Promise<void> => {
@@ -116,7 +119,8 @@ export async function startControlPlane(
     dataDir,
     databaseUrl,
     child,
-    output: () => output,
+    output: () => readableLogs(output),
+    logLines: () => structuredLogLines(output),
     api: async <T>(
       method: string,
       path: string,

@@ -1,3 +1,4 @@
+import { readableLogs, structuredLogLines } from './readable-logs.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { resolve } from 'node:path';
@@ -17,6 +18,8 @@ export interface RuntimeProcess {
   readonly child: ChildProcess;
   /** What the process printed, for a failing test's message. */
   output(): string;
+  /** Its structured log lines (JSON), parsed. */
+  logLines(): Record<string, unknown>[];
   /** Resolves once the process has printed `text` (it may already have). */
   printed(text: string, timeoutMs?: number): Promise<void>;
   /** SIGTERM and wait. */
@@ -63,7 +66,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  await waitForOk('The runtime', child, url, () => output, START_TIMEOUT_MS);
+  await waitForOk('The runtime', child, url, () => readableLogs(output), START_TIMEOUT_MS);
   const exited = (): Promise<unknown> =>
     child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
   return {
@@ -71,12 +74,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<RuntimeProc
     apiKey,
     port,
     child,
-    output: () => output,
+    output: () => readableLogs(output),
+    logLines: () => structuredLogLines(output),
     printed: (text, timeoutMs = 10_000) =>
       within(
         new Promise<void>((done) => {
           const check = (): void => {
-            if (!output.includes(text)) return;
+            if (!readableLogs(output).includes(text)) return;
             printedMore.off('data', check);
             done();
           };

@@ -1,11 +1,16 @@
+import { BERTH_VERSION } from '#libs/config';
 import 'reflect-metadata';
 import { hostname } from 'node:os';
-import { Logger } from '@nestjs/common';
+import { dirname } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '#libs/event-store';
+import { openProcessLogger } from '#libs/logging';
 import {
+  buildOpenApiDocument,
   createValidationPipe,
+  OPENAPI_PUBLIC_PATHS,
+  serveOpenApi,
   keyDigests,
   ProblemFilter,
   registerJsonInput,
@@ -14,10 +19,13 @@ import {
   singleKey,
 } from '#libs/http';
 import { Application } from './application/application.js';
+import { watchSources } from './application/source-watcher.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { RunExecutor } from './runs/run-executor.js';
-import { NoRunFinishedListener, runHasFinished } from './runs/run-log.js';
+import { runHasFinished, RunListeners } from './runs/run-log.js';
+import { measureRunQueue, RunMetrics } from './runs/run-metrics.js';
+import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metrics';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
@@ -28,13 +36,13 @@ import { registerCustomAuthentication } from './auth/request-authentication.hook
 import { registerCors } from './http/cors.hook.js';
 import { registerCustomRoutes } from './http/custom-routes.hook.js';
 import { RuntimeModule } from './runtime.module.js';
+import { RUNTIME_RESPONSE_SCHEMAS } from './http/openapi-schemas.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 async function main(): Promise<void> {
-  const logger = new Logger('berth-runtime');
   if (isSpare()) {
     // Started ahead of need with every module above loaded: the rest of the environment (the
     // application, its port, its secrets) arrives on stdin when a deployment takes this process.
@@ -44,6 +52,8 @@ async function main(): Promise<void> {
     Object.assign(process.env, assignment.env);
   }
   const config = loadRuntimeConfig();
+  const publicPaths = ['/ok', ...OPENAPI_PUBLIC_PATHS, ...metricsPublicPaths(process.env)];
+  const { logger, nestLogger } = openProcessLogger('berth-runtime');
   // The application's graphs run in this process and can read its environment: the keys and the
   // tracing token are gone from it before they load.
   removeSecrets(process.env);
@@ -53,7 +63,9 @@ async function main(): Promise<void> {
   const persistence = await openRuntimePersistence(config, onError);
   for (const runner of persistence.runners) runner.start();
   const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
-  const runFinished = tracing ?? new NoRunFinishedListener();
+  const runListener = new RunListeners(tracing ? [new RunMetrics(), tracing] : [new RunMetrics()]);
+  observeEventLog(persistence.eventStore, persistence.runners);
+  measureRunQueue(persistence.pool);
   const application = await Application.open(
     config.graphConfigPath,
     persistence.eventStore,
@@ -65,7 +77,7 @@ async function main(): Promise<void> {
   for (const [graphId, reason] of application.failedGraphs()) {
     logger.error(`graph "${graphId}" is not served: ${reason}`);
   }
-  const customRoutes = await application.customRoutes();
+  let customRoutes = await application.customRoutes();
   const customAuth = await application.customAuth();
   if (typeof customRoutes === 'string') logger.error(customRoutes);
   const signals = new RunSignals();
@@ -81,30 +93,65 @@ async function main(): Promise<void> {
       application,
       queue,
       signals,
-      runFinished,
+      runFinished: runListener,
       threadSweepSeconds: config.threadSweepSeconds,
       storeSweepSeconds: config.storeSweepSeconds,
       cronPollSeconds: config.cronPollSeconds,
       ...(customAuth ? { customAuth } : {}),
     }),
     new FastifyAdapter(
-      serverOptions({ bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+      serverOptions({
+        bodyLimitBytes: BODY_LIMIT_BYTES,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        logger,
+      }),
     ),
     // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
-    { logger: ['error', 'warn'], bodyParser: false },
+    { logger: nestLogger, bodyParser: false },
   );
   app.useGlobalFilters(new ProblemFilter());
   // Nothing a client asks for is dropped without a word: an unknown field is a 422 naming it.
   app.useGlobalPipes(createValidationPipe({ refuseUnknownFields: true }));
   const fastify = app.getHttpAdapter().getInstance();
+  observeRequests(fastify);
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
-  const keys = { accepts: keyAcceptor(config.apiKeys), publicPaths: ['/ok'] };
+  const keys = { accepts: keyAcceptor(config.apiKeys), publicPaths };
   if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
   else requireApiKey(fastify, keys);
-  registerCustomRoutes(fastify, customRoutes, application.config.http?.disabled ?? new Set());
+  registerCustomRoutes(fastify, () => customRoutes, application.config.http?.disabled ?? new Set());
+  serveOpenApi(
+    app,
+    buildOpenApiDocument(app, {
+      title: 'Berth agent runtime',
+      description: `Assistants, threads, runs, streams, store and crons of ${application.config.configFile}.`,
+      version: BERTH_VERSION,
+      responseSchemas: RUNTIME_RESPONSE_SCHEMAS,
+      publicPaths,
+    }),
+  );
   await app.init();
   await app.get(AssistantsService).ensureDefaults(new Date().toISOString());
+  const watcher = config.reloadOnChange
+    ? watchSources(
+        dirname(application.config.configFile),
+        async (changed) => {
+          const outcome = await application.reload();
+          if (!outcome.reloaded) {
+            logger.error(
+              `The change to ${changed.join(', ')} is not served (the code before it still is): ${outcome.reason}`,
+            );
+            return;
+          }
+          customRoutes = await application.customRoutes();
+          await app.get(AssistantsService).ensureDefaults(new Date().toISOString());
+          logger.info(
+            `Reloaded after a change to ${changed.join(', ')} (graphs: ${application.graphIds().join(', ')})`,
+          );
+        },
+        onError,
+      )
+    : undefined;
 
   const workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
   const workers = config.runWorkers
@@ -122,7 +169,7 @@ async function main(): Promise<void> {
             defaultTimeoutSeconds: config.runTimeoutSeconds,
             langgraphVersion: application.langgraphVersion,
           },
-          runFinished,
+          runListener,
         ),
         signals,
         {
@@ -136,7 +183,7 @@ async function main(): Promise<void> {
     : undefined;
   await workers?.start();
   await app.listen({ port: config.port, host: config.host });
-  console.log(
+  logger.info(
     `Berth agent runtime for ${config.graphConfigPath} on http://${config.host}:${config.port} ` +
       `(graphs: ${application.graphIds().join(', ')})`,
   );
@@ -145,7 +192,8 @@ async function main(): Promise<void> {
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    logger.info(`${signal}: stopping`);
+    watcher?.close();
     // Runs first: they go back to the queue at once instead of holding the shutdown.
     await workers?.stop();
     await app.close();

@@ -1,3 +1,4 @@
+import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { DataSource } from 'typeorm';
@@ -10,7 +11,7 @@ import { AuthorizationInterceptor, CUSTOM_AUTH } from './auth/authorization.inte
 import type { CustomAuth } from './auth/custom-auth.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ReadModelFreshness } from '#libs/persistence';
-import { NoRunFinishedListener, RunFinishedListener } from './runs/run-log.js';
+import { NoRunListener, RunListener } from './runs/run-log.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
@@ -35,7 +36,7 @@ export interface RuntimeParts {
   readonly queue: RunQueue;
   readonly signals: RunSignals;
   /** Told of every run whose outcome the API records (a pending run cancelled). */
-  readonly runFinished?: RunFinishedListener;
+  readonly runFinished?: RunListener;
   readonly threadSweepSeconds: number;
   /** Store items whose TTL ran out are deleted this often, unless `store.ttl` says (60 s). */
   readonly storeSweepSeconds?: number;
@@ -57,6 +58,7 @@ export class RuntimeModule {
         RunsController,
         StoreController,
         CronsController,
+        MetricsController,
       ],
       providers: [
         { provide: EventStore, useValue: parts.eventStore },
@@ -67,8 +69,8 @@ export class RuntimeModule {
         { provide: RunQueue, useValue: parts.queue },
         { provide: RunSignals, useValue: parts.signals },
         {
-          provide: RunFinishedListener,
-          useValue: parts.runFinished ?? new NoRunFinishedListener(),
+          provide: RunListener,
+          useValue: parts.runFinished ?? new NoRunListener(),
         },
         AssistantsService,
         AssistantGraphs,

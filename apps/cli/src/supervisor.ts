@@ -29,8 +29,10 @@ export class Supervisor {
   constructor(private readonly afterChildren: () => Promise<void> = () => Promise.resolve()) {}
 
   start(spec: ChildSpec, restartDelayMs = FIRST_RESTART_DELAY_MS): ChildProcess {
+    // Its output comes here through a pipe: it writes readable lines when this is a terminal.
+    const pretty = process.stdout.isTTY && spec.env.BERTH_LOG_PRETTY === undefined;
     const child = spawn(process.execPath, [spec.script], {
-      env: spec.env,
+      env: pretty ? { ...spec.env, BERTH_LOG_PRETTY: 'true' } : spec.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const startedAt = Date.now();

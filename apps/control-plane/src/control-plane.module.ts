@@ -1,3 +1,4 @@
+import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore } from '#libs/event-store';
@@ -35,6 +36,7 @@ export class ControlPlaneModule {
         UploadsController,
         ProjectLogsController,
         DeploymentStatusPageController,
+        MetricsController,
       ],
       providers: [
         { provide: PLATFORM_RESOURCES, useValue: resources },

@@ -1,9 +1,21 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createValidationPipe, ProblemFilter, registerJsonInput, serverOptions } from '#libs/http';
+import { BERTH_VERSION } from '#libs/config';
+import { openProcessLogger } from '#libs/logging';
+import {
+  buildOpenApiDocument,
+  createValidationPipe,
+  OPENAPI_PUBLIC_PATHS,
+  ProblemFilter,
+  publicPathMatcher,
+  registerJsonInput,
+  serveOpenApi,
+  serverOptions,
+} from '#libs/http';
+import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metrics';
+import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
 import { LocalListener } from './deployer/local-listener.js';
@@ -22,34 +34,58 @@ const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Long enough for a 200 MB tarball at 1 MB/s; a stalled one is cut sooner by the idle timeout. */
 const REQUEST_TIMEOUT_MS = 300_000;
 
-function isPublic(method: string, path: string): boolean {
-  if (method === 'GET' && path === '/ok') return true;
-  if (isUploadRequest(method, path)) return true;
-  return method === 'POST' && TRACING_INGEST_PATH.test(path);
+/** What is served without a key: probes, the API's description, uploads (signed) and traces (token). */
+function publicRequests(publicPages: readonly string[]): (method: string, path: string) => boolean {
+  const isPublicPage = publicPathMatcher(publicPages);
+  return (method, path) =>
+    (method === 'GET' && isPublicPage(path)) ||
+    isUploadRequest(method, path) ||
+    (method === 'POST' && TRACING_INGEST_PATH.test(path));
 }
 
 async function main(): Promise<void> {
-  const logger = new Logger('berth');
   const config = loadControlPlaneConfig();
+  const publicPages = ['/ok', ...OPENAPI_PUBLIC_PATHS, ...metricsPublicPaths(process.env)];
+  const { logger, nestLogger } = openProcessLogger('berth-control-plane');
   const onError = (error: unknown): void => {
     logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   };
   const resources = await openPlatformResources(config, { onError });
   for (const runner of resources.runners) runner.start();
+  observeEventLog(resources.eventStore, resources.runners);
   const adapter = new FastifyAdapter(
-    serverOptions({ bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    serverOptions({
+      bodyLimitBytes: BODY_LIMIT_BYTES,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      logger,
+    }),
   );
+  observeRequests(adapter.getInstance());
   registerJsonInput(adapter.getInstance(), { unsupportedType: uploadAwareUnsupportedType });
   registerUploadBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
     ControlPlaneModule.forRoot(resources),
     adapter,
     // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
-    { logger: ['error', 'warn'], bodyParser: false },
+    { logger: nestLogger, bodyParser: false },
   );
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(createValidationPipe());
-  identifyCallers(app.getHttpAdapter().getInstance(), resources.tenants, isPublic);
+  identifyCallers(
+    app.getHttpAdapter().getInstance(),
+    resources.tenants,
+    publicRequests(publicPages),
+  );
+  serveOpenApi(
+    app,
+    buildOpenApiDocument(app, {
+      title: 'Berth control plane',
+      description: 'Deployments of agent applications, their revisions, logs and uploads.',
+      version: BERTH_VERSION,
+      responseSchemas: CONTROL_PLANE_RESPONSE_SCHEMAS,
+      publicPaths: publicPages,
+    }),
+  );
   await app.listen({ port: config.port, host: config.host });
   const listener = config.localListener
     ? new LocalListener({
@@ -69,7 +105,7 @@ async function main(): Promise<void> {
         tracing: resources.tracingTokens,
         onError,
         onInfo: (message) => {
-          console.log(message);
+          logger.info(message);
         },
       })
     : undefined;
@@ -77,7 +113,7 @@ async function main(): Promise<void> {
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
-  console.log(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
+  logger.info(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
   const sealing = describeSealing(resources.sandbox.gaps, resources.refusedTenants);
   if (sealing) logger.warn(sealing);
 
@@ -85,7 +121,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    logger.info(`${signal}: stopping`);
     await listener?.stop();
     await app.close();
     await resources.close();

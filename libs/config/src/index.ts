@@ -1,1 +1,2 @@
 export * from './env-values.js';
+export * from './version.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { keyDigests, singleKey } from './api-key.hook.js';
+import { keyDigests, publicPathMatcher, singleKey } from './api-key.hook.js';
 
 const sha256 = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -40,5 +40,24 @@ describe('keyDigests', () => {
     expect(() => keyDigests([digest, digest.slice(1)])).toThrow(/digest 2/);
     expect(() => keyDigests([`${digest}0`])).toThrow(/digest 1/);
     expect(() => keyDigests([digest.replace(/.$/, 'g')])).toThrow(/digest 1/);
+  });
+});
+
+describe('publicPathMatcher', () => {
+  const isPublic = publicPathMatcher(['/ok', '/docs', '/docs/*']);
+
+  it('opens the listed paths, with or without a query, and what is below a /* entry', () => {
+    expect(isPublic('/ok')).toBe(true);
+    expect(isPublic('/ok?probe=1')).toBe(true);
+    expect(isPublic('/docs')).toBe(true);
+    expect(isPublic('/docs/swagger-ui.css')).toBe(true);
+  });
+
+  it('keeps everything else closed, neighbours of the listed paths included', () => {
+    expect(isPublic('/ok/more')).toBe(false);
+    expect(isPublic('/okay')).toBe(false);
+    expect(isPublic('/docsx')).toBe(false);
+    expect(isPublic('/threads')).toBe(false);
+    expect(isPublic('/threads?x=/docs/')).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ function digest(value: string): Buffer {
 export interface ApiKeyOptions {
   /** Accepts a presented key, in constant time. */
   readonly accepts: (presented: string) => boolean;
-  /** Paths served without a key (health probes). */
+  /** Paths served without a key (health probes); one ending in `/*` opens all below it. */
   readonly publicPaths: readonly string[];
 }
 
@@ -51,11 +51,23 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return bearer?.trim() ? bearer.trim() : undefined;
 }
 
+/** Whether a request's URL is one of `publicPaths` (exact, or below one ending in `/*`). */
+export function publicPathMatcher(publicPaths: readonly string[]): (url: string) => boolean {
+  const exact = new Set(publicPaths.filter((path) => !path.endsWith('/*')));
+  const prefixes = publicPaths
+    .filter((path) => path.endsWith('/*'))
+    .map((path) => path.slice(0, -1));
+  return (url) => {
+    const path = url.split('?')[0] ?? '';
+    return exact.has(path) || prefixes.some((prefix) => path.startsWith(prefix));
+  };
+}
+
 /** Answers 401 with a JSON detail before any route runs when the key is missing or wrong. */
 export function requireApiKey(app: FastifyInstance, options: ApiKeyOptions): void {
-  const open = new Set(options.publicPaths);
+  const isPublic = publicPathMatcher(options.publicPaths);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (open.has(request.url.split('?')[0] ?? '')) return;
+    if (isPublic(request.url)) return;
     const key = presentedKey(request);
     if (key === undefined) {
       await reply.status(401).send({ detail: 'Missing API key: send it in the x-api-key header' });

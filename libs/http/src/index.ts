@@ -7,3 +7,6 @@ export * from './domain-error.js';
 export * from './validate-each.js';
 export * from './json-input.js';
 export * from './server-options.js';
+export * from './openapi/openapi-document.js';
+export * from './openapi/responses.js';
+export * from './openapi/schema-builders.js';

@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestIdOptions, type Logger } from '#libs/logging';
 
 export interface ServerLimits {
   /** The largest JSON body. */
   readonly bodyLimitBytes: number;
   /** The longest a client may take to send a whole request, body included. */
   readonly requestTimeoutMs: number;
+  /** The process's structured logger, which Fastify logs through. */
+  readonly logger: Logger;
 }
 
 /** A connection that neither sends nor receives this long is closed; SSE heartbeats keep streams alive. */
@@ -21,6 +24,8 @@ const MAX_PARAM_LENGTH = 500;
 export function serverOptions(limits: ServerLimits) {
   return {
     bodyLimit: limits.bodyLimitBytes,
+    loggerInstance: limits.logger,
+    ...requestIdOptions,
     // Closing cuts open streams: their clients resume with Last-Event-ID, on another replica too.
     forceCloseConnections: true,
     connectionTimeout: IDLE_TIMEOUT_MS,

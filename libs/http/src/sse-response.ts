@@ -1,3 +1,4 @@
+import { sseConnectionsOpen } from '#libs/metrics';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -70,6 +71,7 @@ export async function sendSse(
       lastWrite = Date.now();
     }
   }, options.heartbeatMs);
+  sseConnectionsOpen.inc();
   try {
     for await (const record of records) {
       if (options.disconnect.signal.aborted) break;
@@ -88,6 +90,7 @@ export async function sendSse(
     if (!raw.writableEnded)
       raw.write(formatSseRecord({ event: 'error', data: { error: 'StreamError', message } }));
   } finally {
+    sseConnectionsOpen.dec();
     clearInterval(heartbeat);
     raw.off('close', onClose);
     if (!raw.writableEnded) raw.end();

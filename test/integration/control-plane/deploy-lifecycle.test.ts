@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { Scrape } from '../../support/prometheus.js';
 import { packDirectory } from '#libs/source-archive';
 import {
   exampleAppWithEnvGraph,
@@ -161,6 +162,22 @@ describe('deploying an uploaded source with the local listener', () => {
       await broken.remove();
     }
     expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('hello-v2');
+  });
+
+  it('counts builds and deploys by outcome in its /metrics', async () => {
+    const metrics = await Scrape.of(cp.url, cp.apiKey);
+    for (const name of ['berth_build_duration_seconds', 'berth_deploy_duration_seconds']) {
+      expect({ name, success: metrics.count(name, { outcome: 'success' }) >= 1 }).toEqual({
+        name,
+        success: true,
+      });
+      expect({ name, failure: metrics.count(name, { outcome: 'failure' }) >= 1 }).toEqual({
+        name,
+        failure: true,
+      });
+    }
+    const deploymentsRoute = { method: 'POST', route: '/v2/deployments', status: '201' };
+    expect(metrics.value('berth_http_requests_total', deploymentsRoute)).toBeGreaterThanOrEqual(1);
   });
 
   it('redeploys an earlier revision from its kept build, with its own secrets', async () => {

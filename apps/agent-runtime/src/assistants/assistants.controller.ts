@@ -1,3 +1,4 @@
+import { Returns, ReturnsNothing, listOf } from '#libs/http';
 import { CronsService } from '../crons/crons.service.js';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
@@ -39,6 +40,7 @@ export class AssistantsController {
     @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
+  @Returns('Assistant')
   @AuthEvent('assistants:create')
   @Post()
   @HttpCode(200)
@@ -53,6 +55,7 @@ export class AssistantsController {
     );
   }
 
+  @Returns(listOf('Assistant'))
   @AuthEvent('assistants:search', 'search')
   @Post('search')
   @HttpCode(200)
@@ -60,6 +63,7 @@ export class AssistantsController {
     return this.assistants.search(body);
   }
 
+  @Returns('Count')
   @AuthEvent('assistants:search', 'count')
   @Post('count')
   @HttpCode(200)
@@ -67,12 +71,14 @@ export class AssistantsController {
     return this.assistants.count(body);
   }
 
+  @Returns('Assistant')
   @AuthEvent('assistants:read')
   @Get(':assistantId')
   get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
     return this.assistants.get(assistantId);
   }
 
+  @Returns('GraphDrawing')
   @AuthEvent('assistants:read')
   @Get(':assistantId/graph')
   graph(
@@ -88,12 +94,14 @@ export class AssistantsController {
     return this.graphs.drawing(assistantId, xray);
   }
 
+  @Returns('GraphSchemas')
   @AuthEvent('assistants:read')
   @Get(':assistantId/schemas')
   schemas(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
     return this.graphs.schemas(assistantId);
   }
 
+  @Returns('Subgraphs')
   @AuthEvent('assistants:read')
   @Get(':assistantId/subgraphs')
   subgraphs(
@@ -103,6 +111,7 @@ export class AssistantsController {
     return this.graphs.subgraphs(assistantId, undefined, query.recurse === 'true');
   }
 
+  @Returns('Subgraphs')
   @AuthEvent('assistants:read')
   @Get(':assistantId/subgraphs/:namespace')
   subgraphsUnder(
@@ -113,6 +122,7 @@ export class AssistantsController {
     return this.graphs.subgraphs(assistantId, namespace, query.recurse === 'true');
   }
 
+  @Returns('Assistant')
   @AuthEvent('assistants:update')
   @Patch(':assistantId')
   update(
@@ -122,6 +132,7 @@ export class AssistantsController {
     return this.assistants.update(assistantId, body, now());
   }
 
+  @ReturnsNothing()
   @AuthEvent('assistants:delete')
   @Delete(':assistantId')
   @HttpCode(204)
@@ -135,6 +146,7 @@ export class AssistantsController {
       await this.threads.deleteCreatedThrough(assistantId, now());
   }
 
+  @Returns('Assistant')
   @AuthEvent('assistants:update')
   @Post(':assistantId/latest')
   @HttpCode(200)
@@ -145,6 +157,7 @@ export class AssistantsController {
     return this.assistants.setLatest(assistantId, body.version, now());
   }
 
+  @Returns(listOf('AssistantVersion'))
   @AuthEvent('assistants:read')
   @Post(':assistantId/versions')
   @HttpCode(200)

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { presentedKey } from '#libs/http';
+import { presentedKey, publicPathMatcher } from '#libs/http';
 import { webRequestOf } from '../http/web-request.js';
 import { AuthRejection, type AuthContext, type CustomAuth } from './custom-auth.js';
 
@@ -20,9 +20,9 @@ export function registerCustomAuthentication(
   auth: CustomAuth,
   options: { accepts: (key: string) => boolean; publicPaths: readonly string[] },
 ): void {
-  const open = new Set(options.publicPaths);
+  const isPublic = publicPathMatcher(options.publicPaths);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (open.has(request.url.split('?')[0] ?? '')) return undefined;
+    if (isPublic(request.url)) return undefined;
     const key = presentedKey(request);
     if (key !== undefined && options.accepts(key)) {
       request.berthAuth = { kind: 'platform' };

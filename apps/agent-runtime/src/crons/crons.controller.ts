@@ -1,3 +1,4 @@
+import { Returns, ReturnsNothing, listOf } from '#libs/http';
 import {
   Body,
   Controller,
@@ -27,6 +28,7 @@ function userOf(request: FastifyRequest): string | null {
 export class CronsController {
   constructor(@Inject(CronsService) private readonly crons: CronsService) {}
 
+  @Returns('Cron')
   @AuthEvent('crons:create')
   @Post('runs/crons')
   @HttpCode(200)
@@ -37,6 +39,7 @@ export class CronsController {
     return this.crons.create(null, body, userOf(request), now());
   }
 
+  @Returns('Cron')
   @AuthEvent('crons:create')
   @Post('threads/:threadId/runs/crons')
   @HttpCode(200)
@@ -48,6 +51,7 @@ export class CronsController {
     return this.crons.create(threadId, body, userOf(request), now());
   }
 
+  @Returns(listOf('Cron'))
   @AuthEvent('crons:search', 'search')
   @Post('runs/crons/search')
   @HttpCode(200)
@@ -55,6 +59,7 @@ export class CronsController {
     return this.crons.search(body);
   }
 
+  @Returns('Count')
   @AuthEvent('crons:search', 'count')
   @Post('runs/crons/count')
   @HttpCode(200)
@@ -62,6 +67,7 @@ export class CronsController {
     return this.crons.count(body);
   }
 
+  @Returns('Cron')
   @AuthEvent('crons:update')
   @Patch('runs/crons/:cronId')
   update(
@@ -71,6 +77,7 @@ export class CronsController {
     return this.crons.update(cronId, body, now());
   }
 
+  @ReturnsNothing()
   @AuthEvent('crons:delete')
   @Delete('runs/crons/:cronId')
   @HttpCode(204)

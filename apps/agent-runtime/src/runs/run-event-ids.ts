@@ -1,4 +1,5 @@
 import type { EventToAppend } from '#libs/event-store';
+import { currentRequestId } from '#libs/logging';
 import { uuid5 } from '../common/uuid5.js';
 import type { RunLifecycleEvent } from './run.decider.js';
 
@@ -21,15 +22,23 @@ export function runEventId(
   return uuid5(`${runId}:${what}`, BERTH_RUN_EVENTS);
 }
 
-/** The decided lifecycle events, each with its fixed id. */
+/** Where a lifecycle event names the request that caused it. */
+export const REQUEST_ID_METADATA = 'request_id';
+
+/**
+ * The decided lifecycle events, each with its fixed id, and the id of the request being served
+ * (a worker serves the one that created the run) in their metadata.
+ */
 export function withLifecycleIds(
   runId: string,
   events: readonly RunLifecycleEvent[],
 ): EventToAppend[] {
+  const requestId = currentRequestId();
   return events.map((event) => ({
     eventId: runEventId(runId, lifecycleIdOf(event)),
     type: event.type,
     data: event.data,
+    ...(requestId ? { metadata: { [REQUEST_ID_METADATA]: requestId } } : {}),
   }));
 }
 

@@ -8,12 +8,14 @@ import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, evolveRunLifecycle, type RunLifecycle } from './run.decider.js';
 import { rollBackThread } from './run-rollback.js';
+import { runInRequest } from '#libs/logging';
 import {
   ensureRunCreated,
-  NoRunFinishedListener,
+  NoRunListener,
   recordRunFinished,
   runProgress,
-  type RunFinishedListener,
+  type RunProgress,
+  type RunListener,
 } from './run-log.js';
 import type { ClaimedRun, RunQueue } from './run-queue.js';
 import type { RunSignals } from './run-signals.js';
@@ -63,7 +65,7 @@ export class RunExecutor {
     private readonly queue: RunQueue,
     private readonly signals: RunSignals,
     private readonly options: RunExecutorOptions,
-    private readonly finishedListener: RunFinishedListener = new NoRunFinishedListener(),
+    private readonly runListener: RunListener = new NoRunListener(),
   ) {}
 
   async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
@@ -74,6 +76,18 @@ export class RunExecutor {
       await ensureRunCreated(this.store, run);
       progress = await runProgress(this.store, run.run_id);
     }
+    // What the run writes and logs names the request that created it.
+    const { requestId } = progress;
+    const work = (): Promise<void> => this.executeFrom(claimed, progress, shutdown);
+    return requestId ? runInRequest(requestId, work) : work();
+  }
+
+  private async executeFrom(
+    claimed: ClaimedRun,
+    progress: RunProgress,
+    shutdown: AbortSignal,
+  ): Promise<void> {
+    const run = claimed.payload;
     const writer = new RunStepWriter(this.store, run.run_id, progress.position, progress.nextSeq);
     const stop = new AbortController();
     const halt = (reason: StopReason): void => {
@@ -106,6 +120,7 @@ export class RunExecutor {
         progress.lifecycle,
       );
       await writer.append(withLifecycleIds(run.run_id, started));
+      this.runListener.runStarted(run, claimed.attempt, startedAt);
       const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
       const outcome = await this.attempt(claimed, writer, stop.signal);
       await this.finish(claimed, writer, lifecycle, outcome, startedAt);
@@ -239,7 +254,7 @@ export class RunExecutor {
       (events) => writer.append(events),
       lifecycle,
       { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
-      this.finishedListener,
+      this.runListener,
     );
     await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));

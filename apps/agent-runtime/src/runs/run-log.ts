@@ -1,5 +1,5 @@
-import type { EventStore, EventToAppend } from '#libs/event-store';
-import { runEventId, withLifecycleIds } from './run-event-ids.js';
+import type { EventStore, EventToAppend, JsonObject } from '#libs/event-store';
+import { REQUEST_ID_METADATA, runEventId, withLifecycleIds } from './run-event-ids.js';
 import {
   decideRunLifecycle,
   foldRunLifecycle,
@@ -33,6 +33,8 @@ export interface RunProgress {
   /** The number the next stream chunk gets. */
   readonly nextSeq: number;
   readonly lifecycle: RunLifecycle;
+  /** The request that created the run, when it came through the API. */
+  readonly requestId: string | undefined;
 }
 
 /** Where a run's stream stands, for a new attempt to carry on numbering its chunks. */
@@ -45,7 +47,13 @@ export async function runProgress(store: EventStore, runId: string): Promise<Run
     position: last ? last.streamPosition : -1,
     nextSeq: typeof seq === 'number' ? seq + 1 : 0,
     lifecycle: foldRunLifecycle(events),
+    requestId: requestIdOf(events[0]?.metadata),
   };
+}
+
+function requestIdOf(metadata: JsonObject | undefined): string | undefined {
+  const requestId = metadata?.[REQUEST_ID_METADATA];
+  return typeof requestId === 'string' ? requestId : undefined;
 }
 
 /** Whether the run's outcome is in the log. */
@@ -62,13 +70,47 @@ export interface FinishedRun {
   readonly startedAt: string | null;
 }
 
-/** Told of every run whose `RunFinished` this process appends. Must neither throw nor block. */
-export abstract class RunFinishedListener {
+/** Told of the attempts this process starts and the runs it finishes. Must neither throw nor block. */
+export abstract class RunListener {
   abstract runFinished(run: FinishedRun): void;
+
+  /** An attempt of `run` started here. */
+  runStarted(_run: RunCreatedData, _attempt: number, _startedAt: string): void {
+    // Most listeners only care how runs end.
+  }
+}
+
+/** Tells each listener in turn; one that throws does not keep the others from hearing. */
+export class RunListeners extends RunListener {
+  constructor(private readonly listeners: readonly RunListener[]) {
+    super();
+  }
+
+  runFinished(run: FinishedRun): void {
+    this.tellEach((listener) => {
+      listener.runFinished(run);
+    });
+  }
+
+  override runStarted(run: RunCreatedData, attempt: number, startedAt: string): void {
+    this.tellEach((listener) => {
+      listener.runStarted(run, attempt, startedAt);
+    });
+  }
+
+  private tellEach(tell: (listener: RunListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        tell(listener);
+      } catch {
+        // A listener never fails a run whose outcome is already in the log.
+      }
+    }
+  }
 }
 
 /** The listener when nobody listens. */
-export class NoRunFinishedListener extends RunFinishedListener {
+export class NoRunListener extends RunListener {
   runFinished(): void {
     // Nothing to tell.
   }
@@ -83,7 +125,7 @@ export async function recordRunFinished(
   append: (events: readonly EventToAppend[]) => Promise<unknown>,
   lifecycle: RunLifecycle,
   run: FinishedRun & { readonly rolledBack: boolean },
-  listener: RunFinishedListener,
+  listener: RunListener,
 ): Promise<void> {
   const events = decideRunLifecycle(
     { kind: 'finish', finished: run.finished, alsoDelete: run.rolledBack },

@@ -1,3 +1,5 @@
+import { Returns, ReturnsNothing, StreamsEvents, listOf } from '#libs/http';
+import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
@@ -61,6 +63,7 @@ export class RunsController {
     @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
+  @Returns('Run')
   @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs')
   @HttpCode(200)
@@ -74,6 +77,7 @@ export class RunsController {
     return run.resource;
   }
 
+  @Returns('Run')
   @AuthEvent('threads:create_run')
   @Post('runs')
   @HttpCode(200)
@@ -86,6 +90,7 @@ export class RunsController {
     return run.resource;
   }
 
+  @Returns(listOf('Run'))
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs')
   list(
@@ -95,6 +100,7 @@ export class RunsController {
     return this.runs.list(threadId, query);
   }
 
+  @Returns('Run')
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId')
   get(
@@ -104,6 +110,7 @@ export class RunsController {
     return this.runs.get(threadId, runId);
   }
 
+  @Returns('RunResult')
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/join')
   async join(
@@ -114,6 +121,7 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(runId));
   }
 
+  @Returns('RunResult')
   @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs/wait')
   @HttpCode(200)
@@ -127,6 +135,7 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
   }
 
+  @Returns('RunResult')
   @AuthEvent('threads:create_run')
   @Post('runs/wait')
   @HttpCode(200)
@@ -139,6 +148,10 @@ export class RunsController {
     return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
   }
 
+  @ApiResponse({
+    status: 202,
+    description: 'Cancel asked; with wait=true, 204 once the run has ended',
+  })
   @AuthEvent('threads:update')
   @Post('threads/:threadId/runs/:runId/cancel')
   async cancel(
@@ -152,6 +165,7 @@ export class RunsController {
     void reply.status(query.wait ? 204 : 202);
   }
 
+  @ReturnsNothing()
   @AuthEvent('threads:delete')
   @Delete('threads/:threadId/runs/:runId')
   @HttpCode(204)
@@ -162,6 +176,7 @@ export class RunsController {
     await this.runs.delete(threadId, runId, now());
   }
 
+  @ReturnsNothing()
   @AuthEvent('threads:update')
   @Post('runs/cancel')
   @HttpCode(204)
@@ -181,6 +196,8 @@ export class RunsController {
     );
   }
 
+  @Returns(listOf('Run'))
+  @ApiBody({ schema: listOf('CreateRunDto') })
   @AuthEvent('threads:create_run')
   @Post('runs/batch')
   @HttpCode(200)
@@ -192,6 +209,7 @@ export class RunsController {
     return created;
   }
 
+  @StreamsEvents()
   @AuthEvent('threads:create_run')
   @Post('threads/:threadId/runs/stream')
   async stream(
@@ -203,6 +221,7 @@ export class RunsController {
     await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
   }
 
+  @StreamsEvents()
   @AuthEvent('threads:create_run')
   @Post('runs/stream')
   async streamStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
@@ -210,6 +229,7 @@ export class RunsController {
     await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
   }
 
+  @StreamsEvents()
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/stream')
   async joinStream(
@@ -225,6 +245,7 @@ export class RunsController {
   }
 
   /** Every run of a thread as it streams, from now or after the Last-Event-ID it sent. */
+  @StreamsEvents()
   @AuthEvent('threads:read')
   @Get('threads/:threadId/stream')
   async joinThreadStream(
@@ -252,6 +273,7 @@ export class RunsController {
   }
 
   /** A run joined by its id alone, as the SDK does for stateless runs. */
+  @StreamsEvents()
   @AuthEvent('threads:read')
   @Get('runs/:runId/stream')
   async joinStatelessStream(

@@ -1,3 +1,4 @@
+import { Returns, ReturnsNothing } from '#libs/http';
 import {
   Body,
   Controller,
@@ -39,6 +40,7 @@ export class StoreController {
     @Inject(StoreAccess) private readonly access: StoreAccess,
   ) {}
 
+  @ReturnsNothing()
   @Put('items')
   @HttpCode(204)
   async put(@Body() body: PutStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
@@ -64,6 +66,7 @@ export class StoreController {
     ]);
   }
 
+  @ReturnsNothing()
   @Delete('items')
   @HttpCode(204)
   async delete(@Body() body: DeleteStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
@@ -80,6 +83,7 @@ export class StoreController {
     await this.store.write([{ namespace: asked.namespace, key: asked.key, value: null }]);
   }
 
+  @Returns('StoreItem')
   @Get('items')
   async get(
     @Query() query: GetStoreItemQuery,
@@ -98,6 +102,7 @@ export class StoreController {
     });
   }
 
+  @Returns('StoreSearchResult')
   @Post('items/search')
   @HttpCode(200)
   async search(
@@ -129,6 +134,7 @@ export class StoreController {
     };
   }
 
+  @Returns('StoreNamespaces')
   @Post('namespaces')
   @HttpCode(200)
   async namespaces(

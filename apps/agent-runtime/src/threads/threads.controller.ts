@@ -1,3 +1,4 @@
+import { Returns, ReturnsNothing, listOf } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
@@ -48,6 +49,7 @@ export class ThreadsController {
     @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
+  @Returns('Thread')
   @AuthEvent('threads:create')
   @Post()
   @HttpCode(200)
@@ -71,6 +73,7 @@ export class ThreadsController {
     return this.threads.get(threadId);
   }
 
+  @Returns(listOf('Thread'))
   @AuthEvent('threads:search', 'search')
   @Post('search')
   @HttpCode(200)
@@ -78,6 +81,7 @@ export class ThreadsController {
     return this.threads.search(body);
   }
 
+  @Returns('Count')
   @AuthEvent('threads:search', 'count')
   @Post('count')
   @HttpCode(200)
@@ -85,6 +89,7 @@ export class ThreadsController {
     return this.threads.count(body);
   }
 
+  @Returns('Thread')
   @AuthEvent('threads:read')
   @Post(':threadId/copy')
   @HttpCode(200)
@@ -92,12 +97,14 @@ export class ThreadsController {
     return this.threads.copy(threadId, uuidv7(), now());
   }
 
+  @Returns('Thread')
   @AuthEvent('threads:read')
   @Get(':threadId')
   get(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
     return this.threads.get(threadId);
   }
 
+  @Returns('Thread')
   @AuthEvent('threads:update')
   @Patch(':threadId')
   update(
@@ -107,6 +114,7 @@ export class ThreadsController {
     return this.threads.updateMetadata(threadId, body.metadata ?? {}, now(), ttlOf(body));
   }
 
+  @ReturnsNothing()
   @AuthEvent('threads:delete')
   @Delete(':threadId')
   @HttpCode(204)
@@ -115,6 +123,7 @@ export class ThreadsController {
     await this.crons.deleteOf({ threadId }, now());
   }
 
+  @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Get(':threadId/state')
   async latestState(
@@ -124,6 +133,7 @@ export class ThreadsController {
     return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
   }
 
+  @Returns('StateUpdated')
   @AuthEvent('threads:update')
   @Post(':threadId/state')
   @HttpCode(200)
@@ -143,6 +153,7 @@ export class ThreadsController {
     );
   }
 
+  @ReturnsNothing()
   @AuthEvent('threads:update')
   @Patch(':threadId/state')
   @HttpCode(204)
@@ -153,6 +164,7 @@ export class ThreadsController {
     await this.updates.patchMetadata(await this.threads.row(threadId), body.metadata);
   }
 
+  @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Post(':threadId/state/checkpoint')
   @HttpCode(200)
@@ -168,6 +180,7 @@ export class ThreadsController {
     );
   }
 
+  @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Get(':threadId/state/:checkpointId')
   async stateAt(
@@ -182,6 +195,7 @@ export class ThreadsController {
     );
   }
 
+  @Returns(listOf('ThreadState'))
   @AuthEvent('threads:read')
   @Get(':threadId/history')
   async history(
@@ -194,6 +208,7 @@ export class ThreadsController {
     });
   }
 
+  @Returns(listOf('ThreadState'))
   @AuthEvent('threads:read')
   @Post(':threadId/history')
   @HttpCode(200)

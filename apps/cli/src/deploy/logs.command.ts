@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { readLogLine } from '#libs/logging';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
@@ -16,10 +17,11 @@ active). Without an id or name: the deployment named after the current directory
   --follow, -f          keep printing new lines as they come (Ctrl-C stops)
   --json                one JSON object per line: {id, timestamp, type, message}`;
 
-/** One log line as printed: time, type, message. */
+/** One log line as printed: time, type, message (a structured line's level and message). */
 export function formatLogLine(line: LogLine): string {
   const time = line.timestamp.replace(/^.*T/, '').replace(/Z$/, '');
-  return `${time} ${line.type.padEnd(6)} ${line.message}`;
+  const { level, message } = readLogLine(line.message, '');
+  return `${time} ${line.type.padEnd(6)} ${level ? `${level} ` : ''}${message}`;
 }
 
 export async function showLogs(args: readonly string[], env: CliEnvironment): Promise<void> {

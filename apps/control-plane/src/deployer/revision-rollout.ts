@@ -1,3 +1,4 @@
+import { timeBuild, timeDeploy } from './rollout-metrics.js';
 import type { EventStore } from '#libs/event-store';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import {
@@ -135,6 +136,7 @@ export class RevisionRollout {
     await writer.setStatus(deploymentId, revisionId, 'BUILDING');
     const config = revision.source_revision_config;
     const started = Date.now();
+    const buildEnded = timeBuild();
     const result = await builder.build(
       deploymentId,
       {
@@ -158,6 +160,7 @@ export class RevisionRollout {
       this.deps.signal,
     );
     if (this.deps.signal.aborted) return undefined;
+    buildEnded(result.ok ? 'success' : 'failure');
     if (!result.ok) {
       log.write('build', `Build failed: ${result.reason}`);
       await writer.setStatus(deploymentId, revisionId, 'BUILD_FAILED', log.redact(result.reason));
@@ -191,10 +194,13 @@ export class RevisionRollout {
     const { writer } = this.deps;
     const { revision_id: revisionId } = revision;
     await writer.setStatus(deploymentId, revisionId, 'DEPLOYING');
+    const deployEnded = timeDeploy();
     const process = await this.launch(state, deploymentId, revision, secrets, log);
     try {
       await process.ready(READY_TIMEOUT_MS);
+      deployEnded('success');
     } catch (error) {
+      deployEnded('failure');
       await process.stop();
       const reason = error instanceof Error ? error.message : String(error);
       log.write('deploy', `Deploy failed: ${reason}`);

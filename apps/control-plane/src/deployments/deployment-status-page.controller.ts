@@ -1,3 +1,4 @@
+import { Redirects } from '#libs/http';
 import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { notFound } from '#libs/http';
@@ -10,6 +11,7 @@ import { DeploymentsService } from './deployments.service.js';
 export class DeploymentStatusPageController {
   constructor(private readonly deployments: DeploymentsService) {}
 
+  @Redirects()
   @Get(':deployment_id')
   async redirect(
     @CurrentCaller() caller: Caller,

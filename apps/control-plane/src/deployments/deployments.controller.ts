@@ -1,3 +1,4 @@
+import { Returns, ReturnsNothing, ReturnsOrStreams } from '#libs/http';
 import {
   Body,
   Controller,
@@ -61,6 +62,7 @@ export class DeploymentsController {
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
+  @Returns('Deployment', 201)
   @Post('v2/deployments')
   @HttpCode(201)
   @UseInterceptors(ProductAliasesInterceptor)
@@ -68,11 +70,13 @@ export class DeploymentsController {
     return this.deployments.create(caller, body);
   }
 
+  @Returns('DeploymentPage')
   @Get('v2/deployments')
   list(@CurrentCaller() caller: Caller, @Query() query: ListDeploymentsQueryDto): Promise<Page> {
     return this.deployments.list(caller, query);
   }
 
+  @Returns('Deployment')
   @Get('v2/deployments/:deployment_id')
   get(
     @CurrentCaller() caller: Caller,
@@ -81,6 +85,7 @@ export class DeploymentsController {
     return this.deployments.get(caller, deploymentId);
   }
 
+  @Returns('Deployment')
   @Patch('v2/deployments/:deployment_id')
   @UseInterceptors(ProductAliasesInterceptor)
   patch(
@@ -91,6 +96,7 @@ export class DeploymentsController {
     return this.deployments.patch(caller, deploymentId, body);
   }
 
+  @ReturnsNothing()
   @Delete('v2/deployments/:deployment_id')
   @HttpCode(204)
   async remove(
@@ -100,6 +106,7 @@ export class DeploymentsController {
     await this.deployments.remove(caller, deploymentId);
   }
 
+  @Returns('DeploymentHistory')
   @Get('v2/deployments/:deployment_id/history')
   auditHistory(
     @CurrentCaller() caller: Caller,
@@ -108,6 +115,7 @@ export class DeploymentsController {
     return this.history.of(caller, deploymentId);
   }
 
+  @Returns('RevisionPage')
   @Get('v2/deployments/:deployment_id/revisions')
   revisions(
     @CurrentCaller() caller: Caller,
@@ -117,6 +125,7 @@ export class DeploymentsController {
     return this.deployments.revisions(caller, deploymentId, query);
   }
 
+  @Returns('Revision')
   @Get('v2/deployments/:deployment_id/revisions/:revision_id')
   revision(
     @CurrentCaller() caller: Caller,
@@ -126,6 +135,7 @@ export class DeploymentsController {
     return this.deployments.revision(caller, deploymentId, revisionId);
   }
 
+  @Returns('Revision')
   @Post('v2/deployments/:deployment_id/revisions/:revision_id/redeploy')
   @HttpCode(200)
   redeploy(
@@ -136,6 +146,7 @@ export class DeploymentsController {
     return this.deployments.redeploy(caller, deploymentId, revisionId);
   }
 
+  @ReturnsOrStreams('RevisionLogs')
   @Get('v2/deployments/:deployment_id/revisions/:revision_id/logs')
   async revisionLogs(
     @CurrentCaller() caller: Caller,
@@ -149,6 +160,7 @@ export class DeploymentsController {
   }
 
   /** The logs of the active revision, or of the latest one when none is active yet. */
+  @ReturnsOrStreams('RevisionLogs')
   @Get('v2/deployments/:deployment_id/logs')
   async deploymentLogs(
     @CurrentCaller() caller: Caller,
@@ -165,6 +177,7 @@ export class DeploymentsController {
     await this.sendLogs(revisionId, query, reply);
   }
 
+  @Returns('IssuedUpload')
   @Post('v2/deployments/:deployment_id/upload-url')
   @HttpCode(200)
   uploadUrl(
@@ -179,6 +192,7 @@ export class DeploymentsController {
     );
   }
 
+  @Returns('IssuedUpload')
   @Post('deployments/:deployment_id/upload-url')
   @HttpCode(200)
   uploadUrlUnversioned(

@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { formatLogPosition, PostgresEventStore } from '#libs/event-store';
 import { PLATFORM_RESOURCES } from '../control-plane.tokens.js';
@@ -7,11 +8,13 @@ import type { PlatformResources } from '../platform-resources.js';
 export class HealthController {
   constructor(@Inject(PLATFORM_RESOURCES) private readonly resources: PlatformResources) {}
 
+  @Returns('Ok')
   @Get('ok')
   ok(): { ok: true } {
     return { ok: true };
   }
 
+  @Returns('ControlPlaneInfo')
   @Get('info')
   info(): object {
     const { database, eventStore, runners } = this.resources;

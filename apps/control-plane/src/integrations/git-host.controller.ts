@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import { DataSource, type Repository } from 'typeorm';
@@ -37,6 +38,7 @@ export class GitHostController {
     this.rows = dataSource.getRepository(DeploymentEntity);
   }
 
+  @Returns('GitHostInstall')
   @Get('install')
   install(@CurrentCaller() caller: Caller): object {
     return {
@@ -51,6 +53,7 @@ export class GitHostController {
   }
 
   /** A push: every build_on_push deployment following the pushed branch gets a new revision. */
+  @Returns('GitHostPushed', 202)
   @Post(':integration_id/push')
   @HttpCode(202)
   async push(

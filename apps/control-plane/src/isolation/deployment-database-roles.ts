@@ -62,11 +62,13 @@ export class DeploymentDatabaseRoles {
       const secret = client.escapeLiteral(password);
       const { rowCount } = await client.query('select 1 from pg_roles where rolname = $1', [role]);
       if (!rowCount) {
-        await client.query(`create role ${id} login password ${secret}`).catch(async (error: unknown) => {
-          // Created meanwhile by a concurrent launch: fine, it is updated below.
-          const again = await client.query('select 1 from pg_roles where rolname = $1', [role]);
-          if (!again.rowCount) throw error;
-        });
+        await client
+          .query(`create role ${id} login password ${secret}`)
+          .catch(async (error: unknown) => {
+            // Created meanwhile by a concurrent launch: fine, it is updated below.
+            const again = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+            if (!again.rowCount) throw error;
+          });
       }
       await client.query(
         `alter role ${id} with login nosuperuser nocreatedb nocreaterole noreplication ` +

@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
@@ -24,6 +25,7 @@ export class RegisterListenerDto {
 export class ListenersController {
   constructor(private readonly listeners: ListenerDirectory) {}
 
+  @Returns('ListenerPage')
   @Get()
   async list(
     @CurrentCaller() caller: Caller,
@@ -32,6 +34,7 @@ export class ListenersController {
     return { resources, offset: resources.length };
   }
 
+  @Returns('Listener', 201)
   @Post()
   @UseInterceptors(ProductAliasesInterceptor)
   @HttpCode(201)

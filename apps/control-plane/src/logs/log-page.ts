@@ -1,6 +1,7 @@
+import { readLogLine } from '#libs/logging';
 import type { LogRecord } from './revision-logs.js';
 
-/** The level every line gets: build and runtime output carry none of their own. */
+/** The level of a line that names none: build output and plain prints. */
 export const LOG_LINE_LEVEL = 'INFO';
 
 export interface LogPageQuery {
@@ -42,8 +43,7 @@ export function logPage(records: readonly LogRecord[], query: LogPageQuery): Log
     .map((record) => ({
       id: record.id,
       timestamp: record.timestamp,
-      level: LOG_LINE_LEVEL,
-      message: record.message,
+      ...readLogLine(record.message, LOG_LINE_LEVEL),
     }))
     .filter((entry) => !query.level || entry.level === query.level.toUpperCase())
     .filter((entry) => !needle || entry.message.toLowerCase().includes(needle))

@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { DeploymentsService } from '../deployments/deployments.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
@@ -17,6 +18,7 @@ export class ProjectLogsController {
     private readonly logs: RevisionLogs,
   ) {}
 
+  @Returns('LogPage')
   @Post('revisions/:revision_id/build_logs')
   @HttpCode(200)
   buildLogs(
@@ -28,6 +30,7 @@ export class ProjectLogsController {
     return this.revisionPage(caller, deploymentId, revisionId, 'build', query);
   }
 
+  @Returns('LogPage')
   @Post('revisions/:revision_id/deploy_logs')
   @HttpCode(200)
   revisionDeployLogs(
@@ -40,6 +43,7 @@ export class ProjectLogsController {
   }
 
   /** The runtime logs of the active revision, or of the latest one when none is active yet. */
+  @Returns('LogPage')
   @Post('deploy_logs')
   @HttpCode(200)
   async deployLogs(

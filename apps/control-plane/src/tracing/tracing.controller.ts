@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import {
   Body,
   Controller,
@@ -75,6 +76,7 @@ export class TracingController {
     private readonly tokens: TracingTokens,
   ) {}
 
+  @Returns('TracingProjectPage')
   @Get()
   async list(
     @CurrentCaller() caller: Caller,
@@ -85,6 +87,7 @@ export class TracingController {
     return { resources, offset: offset + resources.length };
   }
 
+  @Returns('TracedRunPage')
   @Get(':project_id/runs')
   async runs(
     @CurrentCaller() caller: Caller,
@@ -102,6 +105,7 @@ export class TracingController {
   }
 
   /** Where a deployment's runtime records its runs; it authenticates with its project's token. */
+  @Returns('TracesRecorded', 202)
   @Post(':project_id/runs')
   @HttpCode(202)
   async record(

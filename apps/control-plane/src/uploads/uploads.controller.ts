@@ -1,3 +1,4 @@
+import { Returns } from '#libs/http';
 import {
   Controller,
   HttpCode,
@@ -17,6 +18,7 @@ import { UploadStore, type ReceivedUpload } from './upload-store.js';
 export class UploadsController {
   constructor(private readonly uploads: UploadStore) {}
 
+  @Returns('ReceivedUpload')
   @Put(':deployment_id/:file')
   @HttpCode(200)
   async put(

@@ -1,0 +1,171 @@
+import type { SchemaObject } from '@nestjs/swagger';
+import {
+  anyObject as object,
+  listOf,
+  nullable,
+  record,
+  schemaRef,
+  timestamp,
+  uuid,
+} from '#libs/http';
+
+const assistantFields = {
+  assistant_id: uuid,
+  graph_id: { type: 'string' },
+  config: object,
+  context: object,
+  metadata: object,
+  created_at: timestamp,
+  version: { type: 'integer', minimum: 1 },
+  name: { type: 'string' },
+  description: nullable({ type: 'string' }),
+} satisfies Record<string, SchemaObject>;
+
+const checkpoint: SchemaObject = {
+  type: 'object',
+  description: 'Where a state was saved.',
+  properties: {
+    thread_id: { type: 'string' },
+    checkpoint_ns: { type: 'string' },
+    checkpoint_id: { type: 'string' },
+    checkpoint_map: nullable(object),
+  },
+  required: ['thread_id', 'checkpoint_ns', 'checkpoint_id'],
+};
+
+const threadState: SchemaObject = {
+  ...record(
+    {
+      values: { description: "The graph's state values (an object, or a list for some graphs)" },
+      next: { type: 'array', items: { type: 'string' } },
+      tasks: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string' },
+            error: nullable({ type: 'string' }),
+            interrupts: { type: 'array' },
+            path: { type: 'array' },
+            checkpoint: nullable(object),
+            state: nullable(schemaRef('ThreadState')),
+            result: {},
+          },
+          required: ['id', 'name', 'interrupts'],
+        },
+      },
+      metadata: object,
+      created_at: nullable(timestamp),
+      checkpoint: nullable(schemaRef('Checkpoint')),
+      parent_checkpoint: nullable(schemaRef('Checkpoint')),
+    },
+    'A thread at one checkpoint.',
+  ),
+};
+
+const storeItem = record(
+  {
+    namespace: { type: 'array', items: { type: 'string' } },
+    key: { type: 'string' },
+    value: object,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  'A stored item.',
+);
+
+/** The schemas of the runtime's answers, as the official SDK's types describe them. */
+export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
+  Assistant: record(
+    { ...assistantFields, updated_at: timestamp },
+    'An assistant at its active version.',
+  ),
+  AssistantVersion: record(assistantFields, 'One version of an assistant.'),
+  Thread: record(
+    {
+      thread_id: uuid,
+      created_at: timestamp,
+      updated_at: timestamp,
+      metadata: object,
+      status: { type: 'string', enum: ['idle', 'busy', 'interrupted', 'error'] },
+      values: { description: 'The latest state values, or null before any run' },
+      interrupts: object,
+    },
+    'A thread.',
+  ),
+  ThreadState: threadState,
+  Checkpoint: checkpoint,
+  Run: record(
+    {
+      run_id: uuid,
+      thread_id: uuid,
+      assistant_id: uuid,
+      created_at: timestamp,
+      updated_at: timestamp,
+      metadata: object,
+      status: {
+        type: 'string',
+        enum: ['pending', 'running', 'error', 'success', 'timeout', 'interrupted'],
+      },
+      kwargs: object,
+      multitask_strategy: nullable({
+        type: 'string',
+        enum: ['reject', 'interrupt', 'rollback', 'enqueue'],
+      }),
+    },
+    'A run of an assistant, on a thread or stateless.',
+  ),
+  Cron: record(
+    {
+      cron_id: uuid,
+      assistant_id: uuid,
+      thread_id: nullable(uuid),
+      end_time: nullable(timestamp),
+      schedule: { type: 'string' },
+      created_at: timestamp,
+      updated_at: timestamp,
+      payload: object,
+      user_id: nullable({ type: 'string' }),
+      next_run_date: nullable(timestamp),
+      metadata: object,
+      enabled: { type: 'boolean' },
+    },
+    'A scheduled run.',
+  ),
+  StoreItem: storeItem,
+  StoreSearchResult: record(
+    {
+      items: listOf('StoreItem'),
+    },
+    'Stored items, best match first when a query was given.',
+  ),
+  StoreNamespaces: record(
+    { namespaces: { type: 'array', items: { type: 'array', items: { type: 'string' } } } },
+    'Namespaces that hold items.',
+  ),
+  GraphDrawing: record(
+    { nodes: { type: 'array', items: object }, edges: { type: 'array', items: object } },
+    "A graph's nodes and edges.",
+  ),
+  GraphSchemas: record(
+    {
+      graph_id: { type: 'string' },
+      input_schema: nullable(object),
+      output_schema: nullable(object),
+      state_schema: nullable(object),
+      config_schema: nullable(object),
+      context_schema: nullable(object),
+    },
+    "JSON schemas of a graph's input, output, state, config and context; null where unknown.",
+  ),
+  Subgraphs: {
+    type: 'object',
+    description: 'Subgraph schemas by namespace.',
+    additionalProperties: schemaRef('GraphSchemas'),
+  },
+  StateUpdated: record({ checkpoint: schemaRef('Checkpoint') }, 'The checkpoint the update saved.'),
+  Count: { type: 'integer', minimum: 0, description: 'How many match.' },
+  RunResult: { description: "The thread's values when the run ended (or its error)." },
+  Info: { ...object, description: 'What this runtime serves.' },
+};

@@ -1,0 +1,163 @@
+import type { SchemaObject } from '@nestjs/swagger';
+import { anyObject, listOf, nullable, record, timestamp, uuid } from '#libs/http';
+import { DEPLOYMENT_STATUSES, REVISION_STATUSES } from '../deployments/deployment.types.js';
+
+const maskedSecrets: SchemaObject = {
+  type: 'array',
+  items: record(
+    { name: { type: 'string' }, value: { type: 'string', description: 'Always masked' } },
+    'A secret, by name.',
+  ),
+};
+
+function page(item: string, description: string): SchemaObject {
+  return record({ resources: listOf(item), offset: { type: 'integer', minimum: 0 } }, description);
+}
+
+/** The schemas of the control plane's answers, as the interface describes them. */
+export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
+  Deployment: record(
+    {
+      id: uuid,
+      tenant_id: { type: 'string' },
+      name: { type: 'string' },
+      source: { type: 'string' },
+      source_config: anyObject,
+      source_revision_config: anyObject,
+      secrets: maskedSecrets,
+      secret_references: {},
+      created_at: timestamp,
+      updated_at: timestamp,
+      status: { type: 'string', enum: [...DEPLOYMENT_STATUSES] },
+      latest_revision_id: nullable(uuid),
+      active_revision_id: nullable(uuid),
+      image_version: { type: 'null' },
+    },
+    'A deployment of an agent application.',
+  ),
+  Revision: record(
+    {
+      id: uuid,
+      deployment_id: uuid,
+      created_at: timestamp,
+      updated_at: timestamp,
+      status: { type: 'string', enum: [...REVISION_STATUSES] },
+      status_message: nullable({ type: 'string' }),
+      source: { type: 'string' },
+      source_revision_config: anyObject,
+      resource_spec: nullable(anyObject),
+      secrets: maskedSecrets,
+      trigger: {},
+      active: { type: 'boolean' },
+    },
+    'One revision of a deployment: what was built and deployed.',
+  ),
+  DeploymentPage: page('Deployment', 'A page of deployments.'),
+  RevisionPage: page('Revision', 'A page of revisions, newest first.'),
+  DeploymentHistory: record(
+    {
+      resources: {
+        type: 'array',
+        items: record(
+          {
+            seq: { type: 'integer', minimum: 0 },
+            event: { type: 'string' },
+            recorded_at: timestamp,
+            actor: nullable(anyObject),
+            revision_id: nullable(uuid),
+            changes: anyObject,
+          },
+          'One event of the deployment, as recorded.',
+        ),
+      },
+    },
+    "The deployment's audit trail, oldest first.",
+  ),
+  IssuedUpload: record(
+    { upload_url: { type: 'string' }, object_path: { type: 'string' }, expires_at: timestamp },
+    'Where to PUT the source tarball, until when.',
+  ),
+  ReceivedUpload: record(
+    {
+      object_path: { type: 'string' },
+      bytes: { type: 'integer', minimum: 0 },
+      sha256: { type: 'string' },
+    },
+    'The tarball as received.',
+  ),
+  LogPage: record(
+    {
+      logs: {
+        type: 'array',
+        items: record(
+          {
+            id: { type: 'string' },
+            timestamp: timestamp,
+            level: { type: 'string' },
+            message: { type: 'string' },
+          },
+          'A log line.',
+        ),
+      },
+      next_offset: { type: 'string' },
+    },
+    'A page of log lines.',
+  ),
+  Listener: record(
+    {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      compute_type: { type: 'string', enum: ['local', 'cluster'] },
+      compute_config: anyObject,
+      built_in: { type: 'boolean' },
+      created_at: timestamp,
+    },
+    'Where deployments run.',
+  ),
+  ListenerPage: page('Listener', 'The listeners.'),
+  GitHostInstall: { ...anyObject, description: 'How to connect a git host.' },
+  GitHostPushed: record(
+    {
+      revisions: {
+        type: 'array',
+        items: record(
+          { deployment_id: uuid, revision_id: nullable(uuid) },
+          'A deployment the push revised.',
+        ),
+      },
+    },
+    'The revisions a push started.',
+  ),
+  TracingProjectPage: page('TracingProject', 'Tracing projects.'),
+  TracingProject: { ...anyObject, description: "A deployment's tracing project." },
+  TracedRunPage: page('TracedRun', 'Runs recorded in a tracing project.'),
+  TracedRun: record(
+    {
+      run_id: { type: 'string' },
+      thread_id: nullable({ type: 'string' }),
+      assistant_id: nullable({ type: 'string' }),
+      status: { type: 'string' },
+      attempt: nullable({ type: 'integer' }),
+      created_at: timestamp,
+      started_at: nullable(timestamp),
+      finished_at: nullable(timestamp),
+    },
+    'A run as its runtime reported it.',
+  ),
+  TracesRecorded: record({ recorded: { type: 'integer', minimum: 0 } }, 'How many were recorded.'),
+  RevisionLogs: record(
+    {
+      revision_id: uuid,
+      resources: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, type: { type: 'string' } },
+          required: ['id'],
+        },
+      },
+    },
+    "A revision's log lines (build and deploy).",
+  ),
+  ControlPlaneInfo: { ...anyObject, description: 'What this control plane runs on.' },
+};
