@@ -7,7 +7,7 @@ import { openDatabaseServer } from '../server.js';
 import { Supervisor, waitForOk } from '../supervisor.js';
 import { RUNTIME_SCRIPT, UsageError } from './scripts.js';
 
-export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H] [--no-reload]
+export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H] [--watch | --no-reload]
 
 Serves one application's agent runtime, as the local servers agent developers know do:
 assistants, threads, runs and resumable streams for the graphs in its langgraph.json.
@@ -16,7 +16,8 @@ assistants, threads, runs and resumable streams for the graphs in its langgraph.
   --config FILE   its graph configuration file (default: <dir>/langgraph.json)
   --port P        the port to serve on (default: BERTH_RUNTIME_PORT or 8123)
   --host H        the address to bind (default: BERTH_HOST or 127.0.0.1)
-  --no-reload     do not load the graphs again when the application's files change
+  --watch         load the graphs again when the application's files change (the default)
+  --no-reload     do not: serve the code as it was at start
 
 A change to the application's files (not node_modules or dot-directories) reloads its graphs and
 its http.app: threads stay, runs in progress finish on the code they started with, and code
@@ -36,6 +37,16 @@ function databaseNameFor(dir: string): string {
   return `berth_app_${slug || 'default'}`.slice(0, 60);
 }
 
+/** Whether `berth dev` reloads on change: it does unless told `--no-reload`. */
+export function reloadsOnChange(flags: {
+  readonly watch?: boolean;
+  readonly 'no-reload'?: boolean;
+}): boolean {
+  if (flags.watch && flags['no-reload'])
+    throw new UsageError('--watch and --no-reload contradict each other: give one');
+  return !flags['no-reload'];
+}
+
 export async function dev(args: readonly string[], env: CliEnvironment): Promise<void> {
   const { values, positionals } = parseArgs({
     args: [...args],
@@ -44,6 +55,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
       port: { type: 'string' },
       config: { type: 'string' },
       host: { type: 'string' },
+      watch: { type: 'boolean' },
       'no-reload': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -58,6 +70,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
   const configFile = resolve(values.config ?? resolve(dir, 'langgraph.json'));
   if (!existsSync(configFile))
     throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
+  const reload = reloadsOnChange(values);
   const port = values.port ?? env.runtimePort ?? '8123';
   const host = values.host ?? env.host ?? '127.0.0.1';
 
@@ -79,7 +92,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
       BERTH_RUNTIME_PORT: port,
       BERTH_HOST: host,
       EVENTSTORE_URL: env.eventStoreUrl,
-      BERTH_RELOAD: values['no-reload'] ? 'false' : 'true',
+      BERTH_RELOAD: String(reload),
     },
   });
   const url = `http://${host}:${port}`;
