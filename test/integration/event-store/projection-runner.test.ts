@@ -62,7 +62,13 @@ describe('projection runner', () => {
   let database: TestDatabase;
   let store: PostgresEventStore;
   let dataSource: DataSource;
-  const tables = ['tally_reference', 'tally_crashing', 'tally_live', 'tally_rebuilt'];
+  const tables = [
+    'tally_reference',
+    'tally_crashing',
+    'tally_live',
+    'tally_rebuilt',
+    'tally_shared',
+  ];
 
   beforeAll(async () => {
     database = await createTestDatabase('projections');
@@ -211,6 +217,41 @@ describe('projection runner', () => {
     expect((await rowsOf('tally_live')).filter((row) => row.stream_id.startsWith(prefix))).toEqual([
       { stream_id: `${prefix}a`, events: 1, total: 1, last_type: 'Counted' },
     ]);
+  });
+
+  it('applies every event exactly once when two replicas follow the same read model', async () => {
+    const prefix = `shared-${randomUUID()}-`;
+    const otherProcess = await PostgresEventStore.connect({ connectionString: database.url });
+    const replicas = [
+      new ProjectionRunner(store, dataSource, tallyProjection('tally_shared', prefix)),
+      new ProjectionRunner(otherProcess, dataSource, tallyProjection('tally_shared', prefix)),
+    ];
+    for (const replica of replicas) replica.start();
+    try {
+      const streams = 8;
+      const eventsEach = 15;
+      const writers = Array.from({ length: streams }, async (_, index) => {
+        const writer = index % 2 === 0 ? store : otherProcess;
+        for (let n = 1; n <= eventsEach; n += 1) {
+          await writer.append(`${prefix}${index}`, [anEvent('Counted', { n })]);
+        }
+      });
+      await Promise.all(writers);
+      const head = await store.headPosition();
+      await Promise.all(replicas.map((replica) => replica.waitUntilPast(head, 10_000)));
+
+      const rows = await rowsOf('tally_shared');
+      expect(rows).toHaveLength(streams);
+      for (const row of rows) {
+        expect(row).toMatchObject({
+          events: eventsEach,
+          total: (eventsEach * (eventsEach + 1)) / 2,
+        });
+      }
+    } finally {
+      for (const replica of replicas) await replica.stop();
+      await otherProcess.close();
+    }
   });
 
   it('gives up waiting for a read model after the bound it was given', async () => {

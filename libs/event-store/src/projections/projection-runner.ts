@@ -135,7 +135,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
         if (resync) await this.catchUp();
         else await this.drain();
         resync = false;
-        await this.waitForAppend();
+        await this.applyLive();
         retryDelay = 100;
       } catch (error) {
         if (this.isStopping()) return;
@@ -152,12 +152,38 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     return this.stopping;
   }
 
-  private async waitForAppend(): Promise<void> {
+  /**
+   * Applies what one subscription from the cursor delivers, in batches of what it holds at once,
+   * so each append is read once. Returns when stopped, or when the checkpoint was moved by
+   * another runner and the cursor jumped (the caller reads on from there).
+   */
+  private async applyLive(): Promise<void> {
     if (this.stopping) return;
     const subscription = this.store.subscribeToLog({ after: this.cursor });
     this.waiting = subscription;
+    const events = subscription[Symbol.asyncIterator]();
     try {
-      await subscription[Symbol.asyncIterator]().next();
+      let next = events.next();
+      for (;;) {
+        const first = await next;
+        if (first.done || this.isStopping()) return;
+        const batch = [first.value];
+        next = events.next();
+        let ended = false;
+        while (batch.length < this.batchSize) {
+          const more = await Promise.race([next, nextTurn()]);
+          if (more === undefined) break;
+          if (more.done) {
+            ended = true;
+            break;
+          }
+          batch.push(more.value);
+          next = events.next();
+        }
+        const expected = batch.at(-1)?.logPosition;
+        await this.apply(batch);
+        if (ended || !expected || compareLogPositions(this.cursor, expected) !== 0) return;
+      }
     } finally {
       this.waiting = undefined;
       await subscription.close();
@@ -181,11 +207,11 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     if (batch.some((event) => this.projection.keyOf(event) !== undefined)) {
       const { name } = this.projection;
       const applied = await this.dataSource.transaction(async (manager) => {
-        const stored = await projectionCheckpoints.read(manager, name, true);
         // Moved by another runner of this projection, or by a rebuild: continue from there.
-        if (compareLogPositions(stored, this.persisted) !== 0) return stored;
+        if (!(await projectionCheckpoints.advance(manager, name, this.persisted, last))) {
+          return projectionCheckpoints.read(manager, name);
+        }
         await this.writeRows(manager, batch);
-        await projectionCheckpoints.write(manager, name, last);
         return last;
       });
       this.persisted = applied;
@@ -206,6 +232,11 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     if (upserts.length > 0) await repository.upsert(upserts, [key]);
     if (deletes.length > 0) await repository.delete({ [key]: In(deletes) } as never);
   }
+}
+
+/** Resolves with nothing once the event loop has turned: what was already at hand came first. */
+function nextTurn(): Promise<undefined> {
+  return new Promise((resolve) => setImmediate(resolve, undefined));
 }
 
 function isDefined<T>(value: T | undefined): value is T {
