@@ -98,6 +98,59 @@ describe('PostgreSQL event store', () => {
     expect(first?.streamPosition).toBe(0);
     expect(live.map((e) => e.streamPosition)).toEqual([1, 2]);
   });
+
+  it('sends no NOTIFY while no other process listens, and notifies again once one says hello', async () => {
+    const alone = await createTestDatabase('pg_store_alone');
+    const lonely = await PostgresEventStore.connect({
+      connectionString: alone.url,
+      listenerCensusMs: 20,
+    });
+    const watcher = new pg.Client(alone.url);
+    await watcher.connect();
+    const heard: string[] = [];
+    watcher.on('notification', (message) => heard.push(message.payload ?? ''));
+    await watcher.query('listen berth_es_appended');
+    const stream = `alone-${randomUUID()}`;
+    const everythingHeard = async (): Promise<string[]> => {
+      const marker = `marker-${randomUUID()}`;
+      await watcher.query('select pg_notify($1, $2)', ['berth_es_appended', marker]);
+      await eventually(() => heard.includes(marker));
+      return heard.splice(0).filter((payload) => payload !== marker);
+    };
+    try {
+      await lonely.append(stream, [anEvent()]);
+      await eventually(async () => {
+        await lonely.append(stream, [anEvent()]);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return (await everythingHeard()).length === 0;
+      });
+
+      await lonely.append(stream, events(5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await everythingHeard()).toEqual([]);
+
+      const other = await PostgresEventStore.connect({
+        connectionString: alone.url,
+        pollIntervalMs: 60_000,
+      });
+      try {
+        const subscription = other.subscribeToStream(stream);
+        const caughtUp = await lonely.readStream(stream);
+        await take(subscription, caughtUp.length);
+        await eventually(() => heard.some((payload) => payload.includes('"hello":true')));
+        const live = take(subscription, 1, () => true, 5_000);
+        await lonely.append(stream, [anEvent('Live')]);
+        expect((await live).map((event) => event.type)).toEqual(['Live']);
+        await subscription.close();
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await watcher.end();
+      await lonely.close();
+      await alone.drop();
+    }
+  });
 });
 
 /**
@@ -120,6 +173,15 @@ async function appendWithDelayedCommits(url: string, stream: string, count: numb
     }
   } finally {
     await client.end();
+  }
+}
+
+/** Resolves once `check` holds, looking every 10 ms for at most 5 s. */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('The condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

@@ -4,6 +4,8 @@ import type { AppendNotice, AppendSignals } from '../append-signals.js';
 import { formatLogPosition, parseLogPosition } from '../log-position.js';
 
 const CHANNEL = 'berth_es_appended';
+/** The application name of every listening connection: how processes find each other. */
+const LISTENER_NAME = 'berth-es-listener';
 const RECONNECT_DELAY_MS = 500;
 const PAYLOAD_LIMIT = 7000; // NOTIFY payloads must stay under 8000 bytes
 
@@ -16,17 +18,25 @@ interface WireNotice {
 interface WirePayload {
   from: string;
   notices?: WireNotice[];
+  /** A process that just started listening: whoever hears it notifies again. */
+  hello?: true;
 }
 
 export interface AppendChannelOptions {
   /** At most one NOTIFY per interval: a notification inside every append would serialise commits. */
   readonly coalesceMs: number;
+  /** How often the processes listening on the database are counted. */
+  readonly censusMs: number;
   readonly onError: (error: unknown) => void;
 }
 
 /**
  * Tells other processes on the same database that appends were committed, with one coalesced
  * NOTIFY sent after commit, and relays their notices to this process's subscriptions.
+ *
+ * A process alone on its database sends no NOTIFY: every listening connection carries one
+ * application name, counted every `censusMs`, and a process that starts listening says hello so
+ * that the others notify again at once instead of at their next count.
  */
 export class PostgresAppendChannel {
   private readonly instanceId = randomUUID();
@@ -36,6 +46,13 @@ export class PostgresAppendChannel {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private closed = false;
+  /** Whether another process may be listening; until counted, assume so. */
+  private othersListening = true;
+  /** Messages heard from other processes, so a count taken before one is not trusted after it. */
+  private heard = 0;
+  private census: NodeJS.Timeout | undefined;
+  /** The backend of this process's listening connection, which the count leaves out. */
+  private listenerPid = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -46,6 +63,8 @@ export class PostgresAppendChannel {
 
   announce(notice: AppendNotice): void {
     if (this.closed) return;
+    this.countListeners();
+    if (!this.othersListening) return;
     this.pending.push(notice);
     if (this.flushTimer) return;
     const wait = Math.max(0, this.lastFlushAt + this.options.coalesceMs - Date.now());
@@ -63,6 +82,7 @@ export class PostgresAppendChannel {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.flushTimer);
+    clearInterval(this.census);
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
@@ -73,11 +93,14 @@ export class PostgresAppendChannel {
     this.lastFlushAt = Date.now();
     const notices = this.pending;
     this.pending = [];
-    this.pool
-      .query('select pg_notify($1, $2)', [CHANNEL, this.encode(notices)])
-      .catch((error: unknown) => {
-        if (!this.closed) this.options.onError(error);
-      });
+    if (!this.othersListening) return;
+    this.notify(this.encode(notices));
+  }
+
+  private notify(payload: string): void {
+    this.pool.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => {
+      if (!this.closed) this.options.onError(error);
+    });
   }
 
   private encode(notices: AppendNotice[]): string {
@@ -93,8 +116,32 @@ export class PostgresAppendChannel {
     return text.length <= PAYLOAD_LIMIT ? text : JSON.stringify({ from: this.instanceId });
   }
 
+  /** Starts counting the other processes' listeners, once. */
+  private countListeners(): void {
+    if (this.census || this.closed) return;
+    this.census = setInterval(() => void this.takeCensus(), this.options.censusMs);
+    this.census.unref();
+    void this.takeCensus();
+  }
+
+  private async takeCensus(): Promise<void> {
+    const heardBefore = this.heard;
+    try {
+      const { rows } = await this.pool.query<{ others: number }>(
+        `select count(*)::int as others from pg_stat_activity
+          where datname = current_database() and application_name = $1 and pid <> $2`,
+        [LISTENER_NAME, this.listenerPid],
+      );
+      const others = (rows[0]?.others ?? 1) > 0;
+      if (others || this.heard === heardBefore) this.othersListening = others;
+    } catch (error) {
+      this.othersListening = true;
+      if (!this.closed) this.options.onError(error);
+    }
+  }
+
   private async connectListener(): Promise<void> {
-    const client = new pg.Client(this.connectionConfig);
+    const client = new pg.Client({ ...this.connectionConfig, application_name: LISTENER_NAME });
     client.on('notification', (message) => {
       this.relay(message.payload);
     });
@@ -104,7 +151,11 @@ export class PostgresAppendChannel {
     });
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    this.listenerPid = rows[0]?.pid ?? 0;
     this.listener = client;
+    this.countListeners();
+    this.notify(JSON.stringify({ from: this.instanceId, hello: true } satisfies WirePayload));
   }
 
   private reconnect(broken: pg.Client): void {
@@ -128,6 +179,9 @@ export class PostgresAppendChannel {
     if (!payload) return;
     const message = JSON.parse(payload) as WirePayload;
     if (message.from === this.instanceId) return;
+    this.heard += 1;
+    this.othersListening = true;
+    if (message.hello) return;
     if (!message.notices) {
       this.signals.publishUnknown();
       return;

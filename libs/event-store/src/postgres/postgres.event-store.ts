@@ -30,6 +30,8 @@ export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
   readonly readBatchSize?: number;
   readonly notifyCoalesceMs?: number;
+  /** How often the other processes listening on the database are counted (2 s). */
+  readonly listenerCensusMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -71,7 +73,11 @@ export class PostgresEventStore extends EventStore {
       pool,
       { connectionString: options.connectionString },
       this.signals,
-      { coalesceMs: options.notifyCoalesceMs ?? 5, onError: this.onError },
+      {
+        coalesceMs: options.notifyCoalesceMs ?? 5,
+        censusMs: options.listenerCensusMs ?? 2_000,
+        onError: this.onError,
+      },
     );
   }
 
