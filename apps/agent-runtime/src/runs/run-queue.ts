@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { conflict } from '#libs/http';
 import { admitRun } from './run-admission.js';
@@ -31,6 +32,11 @@ interface QueueRow {
   cancel_action: 'interrupt' | 'rollback' | null;
 }
 
+/** What a worker finds in the queue: a run to start, or how long until a delayed one is due. */
+export type ClaimOutcome =
+  | { readonly run: ClaimedRun; readonly dueInMs?: undefined }
+  | { readonly run?: undefined; readonly dueInMs: number | undefined };
+
 export type QueuedRunStatus = 'pending' | 'running';
 
 export interface QueuedRun {
@@ -63,6 +69,9 @@ export type RunFinishedCheck = (runId: string) => Promise<boolean>;
  * next attempt), and never lets two runs of one thread run at once (a unique partial index).
  */
 export class RunQueue {
+  /** Names this process in its wake notices: its own workers were already woken in-process. */
+  private readonly origin = randomUUID();
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly isFinished: RunFinishedCheck,
@@ -109,7 +118,10 @@ export class RunQueue {
          values ($1, $2, 'pending', $3, $4)`,
         [run.run_id, run.thread_id, JSON.stringify(run), run.not_before ?? null],
       );
-      await client.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.run_id]);
+      await client.query('select pg_notify($1, $2)', [
+        RUN_WAKE_CHANNEL,
+        `${this.origin}:${run.run_id}`,
+      ]);
       return admission.cancel;
     });
   }
@@ -195,12 +207,13 @@ export class RunQueue {
 
   /**
    * Takes the oldest run that may start: pending, of a thread with no run in progress; or one
-   * whose worker's lease ran out. Returns undefined when there is none.
+   * whose worker's lease ran out. When there is none, says in the same statement how long until
+   * the soonest delayed run falls due (by the database's clock), if one waits.
    */
-  async claim(workerId: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
+  async claim(workerId: string, leaseSeconds: number): Promise<ClaimOutcome> {
     for (;;) {
       try {
-        const { rows } = await this.pool.query<QueueRow>(
+        const { rows } = await this.pool.query<QueueRow & { due_in_ms: number | null }>(
           `with next as (
              select q.run_id from run_queue q
               where (q.status = 'pending'
@@ -213,38 +226,38 @@ export class RunQueue {
               order by q.created_at
               limit 1
               for update skip locked
+           ), claimed as (
+             update run_queue q
+                set status = 'running', attempt = q.attempt + 1, worker_id = $1,
+                    lease_until = clock_timestamp() + make_interval(secs => $2)
+               from next where q.run_id = next.run_id
+             returning q.run_id, q.thread_id, q.attempt, q.payload, q.cancel_action
            )
-           update run_queue q
-              set status = 'running', attempt = q.attempt + 1, worker_id = $1,
-                  lease_until = clock_timestamp() + make_interval(secs => $2)
-             from next where q.run_id = next.run_id
-           returning q.run_id, q.thread_id, q.attempt, q.payload, q.cancel_action`,
+           select run_id, thread_id, attempt, payload, cancel_action, null::float8 as due_in_ms
+             from claimed
+           union all
+           select null, null, null, null, null,
+                  (select ceil(extract(epoch from min(not_before) - clock_timestamp()) * 1000)::float8
+                     from run_queue where status = 'pending' and not_before > clock_timestamp())
+            where not exists (select 1 from claimed)`,
           [workerId, leaseSeconds],
         );
         const [row] = rows;
-        return (
-          row && {
+        if (!row?.run_id) return { dueInMs: row?.due_in_ms ?? undefined };
+        return {
+          run: {
             runId: row.run_id,
             threadId: row.thread_id,
             attempt: row.attempt,
             payload: row.payload,
             cancelAction: row.cancel_action,
-          }
-        );
+          },
+        };
       } catch (error) {
         // Another worker started a run of the same thread between our look and our update.
         if ((error as { code?: string }).code !== '23505') throw error;
       }
     }
-  }
-
-  /** Milliseconds until the soonest delayed run falls due, by the database's clock; if one waits. */
-  async msUntilNextDue(): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ wait_ms: number | null }>(
-      `select ceil(extract(epoch from min(not_before) - clock_timestamp()) * 1000)::float8 as wait_ms
-         from run_queue where status = 'pending' and not_before > clock_timestamp()`,
-    );
-    return rows[0]?.wait_ms ?? undefined;
   }
 
   async heartbeat(run: ClaimedRun, workerId: string, leaseSeconds: number): Promise<LeaseState> {
@@ -276,6 +289,11 @@ export class RunQueue {
       [run.runId, workerId, run.attempt],
     );
     await this.pool.query('select pg_notify($1, $2)', [RUN_WAKE_CHANNEL, run.runId]);
+  }
+
+  /** Whether a wake notice came from this process, whose workers the API woke already. */
+  isOwnWake(payload: string): boolean {
+    return payload.startsWith(`${this.origin}:`);
   }
 
   async cancel(runId: string, action: 'interrupt' | 'rollback'): Promise<CancelOutcome> {

@@ -87,9 +87,12 @@ export class RunWorkerPool {
 
   private async claimWhileFree(): Promise<void> {
     while (this.active.size < this.options.concurrency && !this.shutdown.signal.aborted) {
-      const claimed = await this.queue.claim(this.options.workerId, this.options.leaseSeconds);
+      const { run: claimed, dueInMs } = await this.queue.claim(
+        this.options.workerId,
+        this.options.leaseSeconds,
+      );
       if (!claimed) {
-        await this.wakeWhenDue();
+        this.wakeWhenDue(dueInMs);
         return;
       }
       const running = this.executor
@@ -106,15 +109,14 @@ export class RunWorkerPool {
   }
 
   /** Delayed runs start when they fall due, not at the next poll. */
-  private async wakeWhenDue(): Promise<void> {
-    const waitMs = await this.queue.msUntilNextDue();
-    if (waitMs === undefined) return;
+  private wakeWhenDue(dueInMs: number | undefined): void {
+    if (dueInMs === undefined) return;
     clearTimeout(this.dueTimer);
     this.dueTimer = setTimeout(
       () => {
         this.pump();
       },
-      Math.max(1, waitMs),
+      Math.max(1, dueInMs),
     );
   }
 
@@ -124,7 +126,9 @@ export class RunWorkerPool {
       this.logger.warn(`Run notifications lost: ${error.message}`);
     });
     client.on('notification', (message) => {
-      if (message.channel === RUN_WAKE_CHANNEL) this.pump();
+      if (message.channel === RUN_WAKE_CHANNEL && !this.queue.isOwnWake(message.payload ?? '')) {
+        this.pump();
+      }
       if (message.channel === RUN_CANCEL_CHANNEL && message.payload) {
         const { runId, action } = parseCancelNotice(message.payload);
         this.signals.cancelIfRunningHere(runId, action);
