@@ -2,6 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { AIMessageChunk } from '@langchain/core/messages';
 import { START, StateGraph } from '@langchain/langgraph';
 import {
+  needsCallbackEvents,
   streamGraphRun,
   toLibraryStreamModes,
   type GraphRunRequest,
@@ -367,6 +368,61 @@ describe('streamGraphRun', () => {
   it('rejects a graph without streamEvents', async () => {
     await expect(collect(runRequest({}, ['values']))).rejects.toThrow(TypeError);
   });
+});
+
+describe('runs that need no callback event', () => {
+  const CHUNK_MODES: readonly StreamMode[] = [
+    'values',
+    'updates',
+    'messages-tuple',
+    'debug',
+    'custom',
+    'tasks',
+    'checkpoints',
+  ];
+  /** The graph seen only through streamEvents: the path every run took before. */
+  const throughEventsOnly = (graph: { streamEvents: (...args: never[]) => unknown }) => ({
+    streamEvents: graph.streamEvents.bind(graph),
+  });
+  const comparable = (events: readonly StreamedEvent[]) =>
+    toWireLines(events).map((line) =>
+      line.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<ts>'),
+    );
+
+  it('are the runs without the events and legacy messages modes, and without subgraphs', () => {
+    expect(needsCallbackEvents(CHUNK_MODES, false)).toBe(false);
+    expect(needsCallbackEvents(['values', 'events'], false)).toBe(true);
+    expect(needsCallbackEvents(['messages'], false)).toBe(true);
+    expect(needsCallbackEvents(['values'], true)).toBe(true);
+  });
+
+  const GRAPHS = [
+    ['echo', echoGraph, {}],
+    ['fan-out', fanOutGraph, { input: { items: [] } }],
+    ['deep', deepGraph, {}],
+    ['nested', nestedGraph, {}],
+    ['interrupt', interruptGraph, {}],
+  ] as const;
+  // Values alone: no handler of LangGraph's own asks chat models to stream, and yet they must.
+  const MODE_SETS: readonly (readonly StreamMode[])[] = [['values'], ['updates'], CHUNK_MODES];
+  const cases = GRAPHS.flatMap(([name, build, overrides]) =>
+    MODE_SETS.map((modes) => [name, modes.join(','), build, overrides, modes] as const),
+  );
+
+  it.each(cases)(
+    'stream the %s graph (%s) through graph.stream exactly as through streamEvents',
+    async (_name, _modes, build, overrides, modes) => {
+      const graph = build();
+      const streamEvents = jest.spyOn(graph, 'streamEvents');
+      const direct = await collect(runRequest(graph, modes, overrides));
+      expect(streamEvents).not.toHaveBeenCalled();
+
+      const reference = await collect(runRequest(throughEventsOnly(build()), modes, overrides));
+
+      expect(direct.length).toBeGreaterThan(0);
+      expect(comparable(direct)).toEqual(comparable(reference));
+    },
+  );
 });
 
 describe('toWireJson', () => {

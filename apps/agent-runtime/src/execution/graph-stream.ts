@@ -4,7 +4,9 @@
  * (`@langchain/langgraph-api`): the graph runs through `streamEvents` (schema v2) with the
  * library stream modes derived from the requested ones, root graph chunks become
  * `<mode>` / `<mode>|<namespace>` events and every other callback event feeds the `events`
- * and legacy `messages` modes.
+ * and legacy `messages` modes. A run that needs no callback event (neither of those modes, no
+ * subgraphs) runs through the graph's own `stream` instead, with the same output at a fraction
+ * of the cost.
  *
  * The run's leading `metadata` event and the `error` event are the caller's business.
  * Payloads are yielded as plain JSON values (LangChain messages already converted to their
@@ -69,9 +71,8 @@ export interface GraphRunRequest {
 
 export type Durability = 'sync' | 'async' | 'exit';
 
-/** The options of `Pregel.streamEvents` that a run uses. */
-interface GraphStreamEventsOptions {
-  readonly version: 'v2';
+/** The options of `Pregel.stream` that a run uses. */
+interface GraphStreamOptions {
   readonly streamMode: string[];
   readonly subgraphs: boolean;
   readonly runId: string;
@@ -86,7 +87,19 @@ interface GraphStreamEventsOptions {
   readonly durability?: Durability;
 }
 
+/** `Pregel.streamEvents` takes the same, with the schema version of its events. */
+interface GraphStreamEventsOptions extends GraphStreamOptions {
+  readonly version: 'v2';
+}
+
 /** The part of a compiled graph that running it needs; checked structurally. */
+interface ChunkStreamingGraph {
+  stream(
+    input: unknown,
+    options: GraphStreamOptions & { readonly callbacks: readonly object[] },
+  ): AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>;
+}
+
 interface EventStreamingGraph {
   streamEvents(
     input: unknown,
@@ -113,6 +126,18 @@ interface GraphChunk {
 
 function isEventStreamingGraph(graph: unknown): graph is EventStreamingGraph {
   return isRecord(graph) && typeof graph['streamEvents'] === 'function';
+}
+
+function isChunkStreamingGraph(graph: unknown): graph is ChunkStreamingGraph {
+  return isRecord(graph) && typeof graph['stream'] === 'function';
+}
+
+/**
+ * Whether the run's output needs LangChain's callback events: the `events` and legacy
+ * `messages` modes are made of them, and subgraph chunks are read from every graph's events.
+ */
+export function needsCallbackEvents(modes: readonly StreamMode[], subgraphs: boolean): boolean {
+  return subgraphs || modes.includes('events') || modes.includes('messages');
 }
 
 /**
@@ -158,10 +183,10 @@ function configurableOf(config: Record<string, unknown>): unknown {
   return withoutKey(configurable, 'checkpoint_id');
 }
 
-function streamEventsOptionsOf(request: GraphRunRequest, runId: string): GraphStreamEventsOptions {
+/** The options a run passes to `stream` and, with `version`, to `streamEvents`. */
+function graphStreamOptionsOf(request: GraphRunRequest, runId: string): GraphStreamOptions {
   const { config } = request;
-  return omitUndefined<GraphStreamEventsOptions>({
-    version: 'v2',
+  return omitUndefined<GraphStreamOptions>({
     interruptAfter: request.interruptAfter,
     interruptBefore: request.interruptBefore,
     durability: request.durability,
@@ -274,13 +299,50 @@ async function openEventStream(
   if (!isEventStreamingGraph(graph)) {
     throw new TypeError('The graph to run does not implement streamEvents()');
   }
-  return graph.streamEvents(graphInputOf(request), streamEventsOptionsOf(request, runId));
+  return graph.streamEvents(graphInputOf(request), {
+    version: 'v2',
+    ...graphStreamOptionsOf(request, runId),
+  });
 }
 
 export async function* streamGraphRun(request: GraphRunRequest): AsyncGenerator<StreamedEvent> {
+  const runId = resolveRunId(request.config);
+  if (!needsCallbackEvents(request.streamModes, request.subgraphs)) {
+    if (isChunkStreamingGraph(request.graph)) {
+      yield* streamGraphChunks(request, request.graph, runId);
+      return;
+    }
+  }
+  yield* streamCallbackEvents(request, runId);
+}
+
+/**
+ * Chat models stream their tokens when a callback handler prefers it, as `streamEvents`' own
+ * handler does; the messages they build (ids included) are then the same on both paths.
+ */
+const PREFER_STREAMING = { name: 'berth_prefer_streaming', lc_prefer_streaming: true } as const;
+
+/** The root graph's own chunks, through `stream`: no callback event is made. */
+async function* streamGraphChunks(
+  request: GraphRunRequest,
+  graph: ChunkStreamingGraph,
+  runId: string,
+): AsyncGenerator<StreamedEvent> {
+  const requested = new Set(request.streamModes);
+  const options = { ...graphStreamOptionsOf(request, runId), callbacks: [PREFER_STREAMING] };
+  for await (const raw of await graph.stream(graphInputOf(request), options)) {
+    const chunk = toGraphChunk(raw, false);
+    const modeEvent = chunk && toModeEvent(chunk, requested, false);
+    if (modeEvent !== undefined) yield modeEvent;
+  }
+}
+
+async function* streamCallbackEvents(
+  request: GraphRunRequest,
+  runId: string,
+): AsyncGenerator<StreamedEvent> {
   const requested = new Set(request.streamModes);
   const { subgraphs } = request;
-  const runId = resolveRunId(request.config);
   const legacyMessages = requested.has('messages') ? new LegacyMessagesTracker() : undefined;
 
   for await (const raw of await openEventStream(request, runId)) {
