@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { DuplicateEventIdError, PostgresEventStore, type RecordedEvent } from '#libs/event-store';
+import {
+  DuplicateEventIdError,
+  PostgresEventStore,
+  WrongExpectedPositionError,
+  type RecordedEvent,
+} from '#libs/event-store';
 import {
   anEvent,
   events,
@@ -36,7 +41,7 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
   });
 
   it('refuses an event id stored before by another append', async () => {
@@ -49,6 +54,55 @@ describe('PostgreSQL event store', () => {
     );
     await expect(store.append(otherStream, [reused])).rejects.toBeInstanceOf(DuplicateEventIdError);
     expect(await store.readStream(otherStream)).toEqual([]);
+  });
+
+  it('commits appends asked at once in one transaction, each with its own outcome', async () => {
+    const streams = Array.from({ length: 6 }, () => `group-${randomUUID()}`);
+    const taken = `group-taken-${randomUUID()}`;
+    await store.append(taken, [anEvent()]);
+    const reused = anEvent();
+    await store.append(`group-reused-${randomUUID()}`, [reused]);
+
+    const [good, wrongPosition, duplicate, refused] = await Promise.all([
+      Promise.allSettled(streams.map((stream) => store.append(stream, events(2)))),
+      store
+        .append(taken, [anEvent()], { expectedPosition: 'no_stream' })
+        .catch((error: unknown) => error),
+      store.append(`group-dup-${randomUUID()}`, [reused]).catch((error: unknown) => error),
+      // PostgreSQL refuses a NUL in jsonb: that append fails, and it alone.
+      store
+        .append(`group-nul-${randomUUID()}`, [anEvent('Nul', { text: 'a\u0000b' })])
+        .catch((error: unknown) => error),
+    ]);
+
+    const appended = good.map((outcome) => {
+      if (outcome.status !== 'fulfilled') throw outcome.reason;
+      return outcome.value;
+    });
+    expect(new Set(appended.map((result) => result.logPosition.commit)).size).toBe(1);
+    for (const stream of streams) expect(await store.readStream(stream)).toHaveLength(2);
+    expect(wrongPosition).toBeInstanceOf(WrongExpectedPositionError);
+    expect(duplicate).toBeInstanceOf(DuplicateEventIdError);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String(refused)).toMatch(/SQLSTATE/);
+    expect(await store.readStream(taken)).toHaveLength(1);
+  });
+
+  it('never deadlocks two processes appending to the same streams in opposite orders', async () => {
+    const other = await PostgresEventStore.connect({ connectionString: database.url });
+    const streams = Array.from({ length: 8 }, () => `order-${randomUUID()}`);
+    try {
+      const rounds = Array.from({ length: 10 }, () =>
+        Promise.all([
+          ...streams.map((stream) => store.append(stream, [anEvent()])),
+          ...[...streams].reverse().map((stream) => other.append(stream, [anEvent()])),
+        ]),
+      );
+      await Promise.all(rounds);
+      for (const stream of streams) expect(await store.readStream(stream)).toHaveLength(20);
+    } finally {
+      await other.close();
+    }
   });
 
   it('gives a global-log reader every event exactly once while commits land out of order', async () => {

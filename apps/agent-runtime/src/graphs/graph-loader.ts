@@ -196,6 +196,7 @@ function resolvePackageJson(require: NodeJS.Require, name: string): ResolvedPack
 export class GraphRegistry {
   private readonly loaded = new Map<string, Promise<LoadedGraph>>();
   private readonly bindingsByPackage = new Map<string, Promise<LangGraphBindings>>();
+  private readonly bindingsByGraph = new Map<string, Promise<LangGraphBindings>>();
   private namespace: NamespacedUnregister | undefined;
   private closed = false;
 
@@ -260,7 +261,18 @@ export class GraphRegistry {
    * and imported in the same module namespace as the graph: `Command` is the very class the
    * graph module imports.
    */
-  async bindings(graphId: string): Promise<LangGraphBindings> {
+  bindings(graphId: string): Promise<LangGraphBindings> {
+    // Resolved once per graph: every run asks, and resolving walks the file system.
+    let binding = this.bindingsByGraph.get(graphId);
+    if (binding === undefined) {
+      binding = this.resolveBindings(graphId);
+      this.bindingsByGraph.set(graphId, binding);
+      binding.catch(() => this.bindingsByGraph.delete(graphId));
+    }
+    return binding;
+  }
+
+  private async resolveBindings(graphId: string): Promise<LangGraphBindings> {
     const spec = this.spec(graphId);
     let langgraphPackage: ResolvedPackage;
     try {

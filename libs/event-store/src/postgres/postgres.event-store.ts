@@ -1,5 +1,6 @@
 import { CountedClient } from '#libs/database';
 import { ReadCoalescer } from './read-coalescer.js';
+import { GroupCommit, type AppendRequest } from './group-commit.js';
 import pg from 'pg';
 import { AppendSignals, type AppendNotice } from '../append-signals.js';
 import { CatchUpSubscription, type CatchUpOptions } from '../catch-up-subscription.js';
@@ -30,17 +31,26 @@ export interface PostgresEventStoreOptions {
   readonly pollIntervalMs?: number;
   readonly readBatchSize?: number;
   readonly notifyCoalesceMs?: number;
+  /** Appends committed at once, in groups of one statement each (4); the rest wait for one. */
+  readonly appendsInFlight?: number;
   /** How often the other processes listening on the database are counted (2 s). */
   readonly listenerCensusMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
 interface AppendRow {
-  outcome: 'appended' | 'duplicate' | 'duplicate_mismatch' | 'wrong_expected_position';
-  stream_position: string;
+  outcome: 'appended' | 'duplicate' | 'duplicate_mismatch' | 'wrong_expected_position' | 'failed';
+  stream_position: string | null;
   transaction_id: string | null;
   global_position: string | null;
+  /** Set when the append failed: SQLSTATE, constraint and message of the error. */
+  error_code?: string | null;
+  error_constraint?: string | null;
+  error_message?: string | null;
 }
+
+/** Appends in one group: past this, the next group takes the rest. */
+const MAX_GROUP = 32;
 
 const EVENT_COLUMNS =
   'global_position, transaction_id, stream_id, stream_position, event_id, event_type, data, metadata, recorded_at';
@@ -54,6 +64,7 @@ const EXPECTED_CODES: Record<Exclude<ExpectedPosition, number>, number> = {
 export class PostgresEventStore extends EventStore {
   private readonly signals = new AppendSignals();
   private readonly logReads = new ReadCoalescer<RecordedEvent[]>();
+  private readonly appends: GroupCommit<AppendRow>;
   private readonly channel: PostgresAppendChannel;
   private readonly catchUp: CatchUpOptions;
   private readonly onError: (error: unknown) => void;
@@ -69,6 +80,10 @@ export class PostgresEventStore extends EventStore {
       batchSize: options.readBatchSize ?? 500,
       pollIntervalMs: options.pollIntervalMs ?? 500,
     };
+    this.appends = new GroupCommit((group) => this.commitGroup(group), {
+      maxInFlight: options.appendsInFlight ?? 4,
+      maxGroup: MAX_GROUP,
+    });
     this.channel = new PostgresAppendChannel(
       pool,
       { connectionString: options.connectionString },
@@ -105,22 +120,23 @@ export class PostgresEventStore extends EventStore {
     if (events.length === 0) throw new RangeError('An append needs at least one event');
     const expected = options.expectedPosition ?? 'any';
     const started = performance.now();
-    const result = await this.pool
-      .query<AppendRow>({
-        name: 'es_append',
-        text: 'select * from es_append($1, $2, $3)',
-        values: [streamId, encodeExpected(expected), JSON.stringify(events)],
-      })
-      .catch((error: unknown) => {
-        throw isEventIdConflict(error) ? new DuplicateEventIdError(streamId, idsOf(events)) : error;
-      });
-    const [row] = result.rows;
-    if (!row) throw new Error('es_append returned no row');
+    const row = await this.appends.submit({
+      stream: streamId,
+      expected: encodeExpected(expected),
+      events: JSON.stringify(events),
+    });
     switch (row.outcome) {
       case 'wrong_expected_position':
         throw new WrongExpectedPositionError(streamId, expected, Number(row.stream_position));
       case 'duplicate_mismatch':
         throw new DuplicateEventIdError(streamId, idsOf(events));
+      case 'failed':
+        throw row.error_code === '23505' && row.error_constraint === 'es_events_event_id_key'
+          ? new DuplicateEventIdError(streamId, idsOf(events))
+          : new Error(
+              `Appending to ${streamId} failed: ${row.error_message ?? 'unknown error'} ` +
+                `(SQLSTATE ${row.error_code ?? 'unknown'})`,
+            );
       case 'duplicate':
         return toAppendResult(row);
       case 'appended': {
@@ -130,6 +146,39 @@ export class PostgresEventStore extends EventStore {
         return appended;
       }
     }
+  }
+
+  /**
+   * Commits a group of appends: one alone through `es_append`, several through `es_append_many`,
+   * in one statement and one transaction either way. Each gets its own outcome row.
+   */
+  private async commitGroup(group: readonly AppendRequest[]): Promise<AppendRow[]> {
+    const [only] = group;
+    if (only && group.length === 1) {
+      try {
+        const { rows } = await this.pool.query<AppendRow>({
+          name: 'es_append',
+          text: 'select * from es_append($1, $2, $3)',
+          values: [only.stream, only.expected, only.events],
+        });
+        return rows;
+      } catch (error) {
+        if (!(error instanceof pg.DatabaseError)) throw error;
+        return [failedRow(error)];
+      }
+    }
+    const { rows } = await this.pool.query<AppendRow & { ord: number }>({
+      name: 'es_append_many',
+      text: 'select * from es_append_many($1, $2, $3)',
+      values: [
+        group.map((append) => append.stream),
+        group.map((append) => append.expected),
+        group.map((append) => append.events),
+      ],
+    });
+    const outcomes: AppendRow[] = [];
+    for (const row of rows) outcomes[row.ord] = row;
+    return outcomes;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -273,12 +322,16 @@ function toAppendResult(row: AppendRow): AppendResult {
   };
 }
 
-function isEventIdConflict(error: unknown): boolean {
-  return (
-    error instanceof pg.DatabaseError &&
-    error.code === '23505' &&
-    error.constraint === 'es_events_event_id_key'
-  );
+function failedRow(error: pg.DatabaseError): AppendRow {
+  return {
+    outcome: 'failed',
+    stream_position: null,
+    transaction_id: null,
+    global_position: null,
+    error_code: error.code ?? null,
+    error_constraint: error.constraint ?? null,
+    error_message: error.message,
+  };
 }
 
 function idsOf(events: readonly EventToAppend[]): string[] {

@@ -96,4 +96,47 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 3,
+    name: 'appends to several streams in one transaction',
+    // Streams are locked in the order of their ids, so two groups never wait for each other in
+    // a cycle; each append runs in a block of its own, so one that fails fails alone.
+    sql: `
+      create function es_append_many(p_streams text[], p_expected bigint[], p_events text[])
+      returns table (ord integer, outcome text, stream_position bigint, transaction_id xid8,
+                     global_position bigint, error_code text, error_constraint text,
+                     error_message text)
+      language plpgsql as $$
+      declare
+        v_item record;
+        v_result record;
+        v_code text;
+        v_constraint text;
+        v_message text;
+      begin
+        for v_item in
+          select (x.ord - 1)::integer as ord, x.stream
+            from unnest(p_streams) with ordinality as x(stream, ord)
+           order by x.stream collate "C", x.ord
+        loop
+          begin
+            -- The events are parsed here, so that JSON PostgreSQL refuses fails this append alone.
+            select * into v_result
+              from es_append(v_item.stream, p_expected[v_item.ord + 1],
+                             p_events[v_item.ord + 1]::jsonb);
+            return query select v_item.ord, v_result.outcome, v_result.stream_position,
+                                v_result.transaction_id, v_result.global_position,
+                                null::text, null::text, null::text;
+          exception when others then
+            get stacked diagnostics v_code = returned_sqlstate,
+                                    v_constraint = constraint_name,
+                                    v_message = message_text;
+            return query select v_item.ord, 'failed'::text, null::bigint, null::xid8,
+                                null::bigint, v_code, v_constraint, v_message;
+          end;
+        end loop;
+      end;
+      $$;
+    `,
+  },
 ];
