@@ -1,5 +1,6 @@
 import { WrongExpectedPositionError } from './event-store.errors.js';
 import type { AppendResult, EventStore, JsonObject } from './event-store.port.js';
+import { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';
 import { uuidv7 } from './uuid-v7.js';
 
 /** An event as deciders see it: its stored type name and its JSON data. */
@@ -31,10 +32,23 @@ function backOff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * ceilingMs));
 }
 
+/** A cache of a decider's folds: a command then reads only what was appended since the last. */
+export function foldCacheOf<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  maxStreams?: number,
+): FoldedStreamCache<State> {
+  return new FoldedStreamCache<State>(
+    decider.initialState,
+    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
+    maxStreams,
+  );
+}
+
 /**
- * Reads the stream, folds it, decides and appends at the position it read. A concurrent writer
- * makes the append fail; the command is then decided again on the new state, after a short
- * random pause, up to MAX_ATTEMPTS times; then the conflict reaches the caller (409).
+ * Reads the stream (with a cache, only what is new to it), folds it, decides and appends at the
+ * position it read. A concurrent writer makes the append fail; the command is then decided again
+ * on the new state, after a short random pause, up to MAX_ATTEMPTS times; then the conflict
+ * reaches the caller (409).
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
@@ -43,32 +57,46 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   /** Stored with every event the command appends (who caused it, for an audit trail). */
   metadata?: JsonObject,
+  cache?: FoldedStreamCache<State>,
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await store.readStream(streamId);
-    const current = stored.reduce(
-      (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
-      decider.initialState,
-    );
+    const { state: current, position } = cache
+      ? await cache.load(store, streamId)
+      : await foldWhole(store, streamId, decider);
     const events = decider.decide(command, current);
     const state = events.reduce((s, event) => decider.evolve(s, event), current);
     if (events.length === 0) return { state, events, appended: undefined };
-    const last = stored.at(-1);
+    const toAppend = events.map((event) => ({
+      eventId: uuidv7(),
+      type: event.type,
+      data: event.data,
+      metadata,
+    }));
     try {
-      const appended = await store.append(
-        streamId,
-        events.map((event) => ({
-          eventId: uuidv7(),
-          type: event.type,
-          data: event.data,
-          metadata,
-        })),
-        { expectedPosition: last ? last.streamPosition : 'no_stream' },
-      );
+      const appended = await store.append(streamId, toAppend, {
+        expectedPosition: position >= 0 ? position : 'no_stream',
+      });
+      const lastId = toAppend.at(-1)?.eventId;
+      if (lastId) cache?.remember(streamId, state, appended.streamPosition, lastId);
       return { state, events, appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedPositionError) || attempt >= MAX_ATTEMPTS) throw error;
       await backOff(attempt);
     }
   }
+}
+
+async function foldWhole<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+): Promise<FoldedStream<State>> {
+  const stored = await store.readStream(streamId);
+  return {
+    state: stored.reduce(
+      (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
+      decider.initialState,
+    ),
+    position: stored.at(-1)?.streamPosition ?? -1,
+  };
 }

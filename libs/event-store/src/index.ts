@@ -20,4 +20,11 @@ export {
   type EventStoreConnection,
 } from './event-store.factory.js';
 export { uuidv7 } from './uuid-v7.js';
-export { handleCommand, type CommandOutcome, type Decider, type DomainEvent } from './decider.js';
+export {
+  foldCacheOf,
+  handleCommand,
+  type CommandOutcome,
+  type Decider,
+  type DomainEvent,
+} from './decider.js';
+export { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';

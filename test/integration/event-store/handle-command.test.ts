@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { handleCommand, PostgresEventStore, type Decider } from '#libs/event-store';
+import {
+  foldCacheOf,
+  handleCommand,
+  PostgresEventStore,
+  type Decider,
+  type ReadStreamOptions,
+} from '#libs/event-store';
 import { conflict } from '#libs/http';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
@@ -73,5 +79,70 @@ describe('handleCommand on the PostgreSQL event store', () => {
     const outcome = await handleCommand(store, stream, counter, { add: 0, writer: 0 });
     expect(outcome).toMatchObject({ events: [], appended: undefined, state: { total: 0 } });
     expect(await store.readStream(stream)).toEqual([]);
+  });
+
+  describe('with a fold cache', () => {
+    /** The store, counting the events each read of `stream` returns. */
+    const counting = (stream: string) => {
+      const read = { events: 0 };
+      const readStream = store.readStream.bind(store);
+      const spy = Object.create(store) as PostgresEventStore;
+      spy.readStream = async (id: string, options?: ReadStreamOptions) => {
+        const events = await readStream(id, options);
+        if (id === stream) read.events += events.length;
+        return events;
+      };
+      return { spy, read };
+    };
+
+    it('decides on the same state as a whole read, reading only what is new', async () => {
+      const stream = `cached-${randomUUID()}`;
+      const { spy, read } = counting(stream);
+      const cache = foldCacheOf(counter);
+      for (let writer = 0; writer < 20; writer += 1) {
+        await handleCommand(spy, stream, counter, { add: 1, writer }, undefined, cache);
+      }
+      // Another process appends past what the cache folded; the next command catches up.
+      await handleCommand(store, stream, counter, { add: 5, writer: 99 });
+      read.events = 0;
+
+      const outcome = await handleCommand(
+        spy,
+        stream,
+        counter,
+        { add: 1, writer: 100, limit: 26 },
+        undefined,
+        cache,
+      );
+
+      expect(outcome.state.total).toBe(26);
+      expect(read.events).toBe(2);
+      await expect(
+        handleCommand(spy, stream, counter, { add: 1, writer: 101, limit: 26 }, undefined, cache),
+      ).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it('folds again from the start a stream that was deleted and begun again', async () => {
+      const stream = `cached-${randomUUID()}`;
+      const cache = foldCacheOf(counter);
+      for (let writer = 0; writer < 3; writer += 1) {
+        await handleCommand(store, stream, counter, { add: 10, writer }, undefined, cache);
+      }
+      await store.deleteStream(stream);
+      await handleCommand(store, stream, counter, { add: 1, writer: 7 });
+      await handleCommand(store, stream, counter, { add: 1, writer: 8 });
+      await handleCommand(store, stream, counter, { add: 1, writer: 9 });
+
+      const outcome = await handleCommand(
+        store,
+        stream,
+        counter,
+        { add: 1, writer: 10 },
+        undefined,
+        cache,
+      );
+
+      expect(outcome.state.total).toBe(4);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
+import { EventStore, foldCacheOf, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { DomainError, notFound } from '#libs/http';
 import { selectFields } from '../common/select-fields.js';
@@ -22,6 +22,9 @@ export const DEFAULT_THREAD_TTL_MINUTES = Symbol('DEFAULT_THREAD_TTL_MINUTES');
 
 @Injectable()
 export class ThreadsService {
+  /** Threads' folded decider states: a command on a long-lived thread reads only what is new. */
+  private readonly folds = foldCacheOf(threadDecider);
+
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -237,6 +240,13 @@ export class ThreadsService {
     command: ThreadCommand,
   ): Promise<{ state: ThreadState; events: unknown[] }> {
     if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
-    return handleCommand(this.store, threadStream(threadId), threadDecider, command);
+    return handleCommand(
+      this.store,
+      threadStream(threadId),
+      threadDecider,
+      command,
+      undefined,
+      this.folds,
+    );
   }
 }

@@ -1,0 +1,74 @@
+import type { EventStore, RecordedEvent } from './event-store.port.js';
+
+/** A stream folded up to one of its events. */
+export interface FoldedStream<State> {
+  readonly state: State;
+  /** The position of the last event folded in; -1 for a stream with no event. */
+  readonly position: number;
+}
+
+interface CachedFold<State> extends FoldedStream<State> {
+  readonly eventId: string;
+}
+
+/**
+ * The folded state of recently used streams, so that deciding on a long stream reads only what
+ * was appended since. A stream is caught up by reading from the last position folded, that event
+ * included: getting it back unchanged proves the stream is still the one folded; a stream that
+ * was deleted (and maybe begun again) since is folded again from its start.
+ */
+export class FoldedStreamCache<State> {
+  private readonly folds = new Map<string, CachedFold<State>>();
+
+  constructor(
+    private readonly initialState: State,
+    private readonly evolve: (state: State, event: RecordedEvent) => State,
+    private readonly maxStreams = 1_000,
+  ) {}
+
+  async load(store: EventStore, streamId: string): Promise<FoldedStream<State>> {
+    const cached = this.folds.get(streamId);
+    if (cached) {
+      const page = await store.readStream(streamId, { fromPosition: cached.position });
+      const [head, ...fresh] = page;
+      if (head?.streamPosition === cached.position && head.eventId === cached.eventId) {
+        return this.fold(streamId, cached, fresh);
+      }
+    }
+    const all = await store.readStream(streamId);
+    return this.fold(streamId, { state: this.initialState, position: -1, eventId: '' }, all);
+  }
+
+  /** What a writer that just appended knows: the state its events lead to, and the last one. */
+  remember(streamId: string, state: State, position: number, eventId: string): void {
+    this.keep(streamId, { state, position, eventId });
+  }
+
+  private fold(
+    streamId: string,
+    from: CachedFold<State>,
+    events: readonly RecordedEvent[],
+  ): FoldedStream<State> {
+    const last = events.at(-1);
+    if (!last) {
+      if (from.position >= 0) this.keep(streamId, from);
+      return from;
+    }
+    const folded = {
+      state: events.reduce(this.evolve, from.state),
+      position: last.streamPosition,
+      eventId: last.eventId,
+    };
+    this.keep(streamId, folded);
+    return folded;
+  }
+
+  private keep(streamId: string, fold: CachedFold<State>): void {
+    this.folds.delete(streamId);
+    this.folds.set(streamId, fold);
+    for (const oldest of this.folds.keys()) {
+      if (this.folds.size <= this.maxStreams) return;
+      this.folds.delete(oldest);
+    }
+  }
+}
