@@ -1,4 +1,5 @@
 import type { LogPosition } from './log-position.js';
+import { uuidv7 } from './uuid-v7.js';
 
 export type JsonValue =
   string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -97,6 +98,22 @@ export abstract class EventStore {
   abstract subscribeToStream(streamId: string, options?: StreamSubscriptionOptions): Subscription;
 
   abstract subscribeToLog(options?: LogSubscriptionOptions): Subscription;
+
+  /**
+   * Appends every event of `source`, in order, to `target`, a stream that must not exist yet
+   * (`WrongExpectedPositionError` otherwise), as new events with ids of their own. Undefined,
+   * appending nothing, when `source` has no event. Adapters that can copy without reading the
+   * events out do.
+   */
+  async copyStream(source: string, target: string): Promise<AppendResult | undefined> {
+    const events = await this.readStream(source);
+    if (events.length === 0) return undefined;
+    return this.append(
+      target,
+      events.map((event) => ({ eventId: uuidv7(), type: event.type, data: event.data })),
+      { expectedPosition: 'no_stream' },
+    );
+  }
 
   /** Removes the stream and its events; reading it afterwards finds nothing. */
   abstract deleteStream(streamId: string): Promise<void>;

@@ -41,7 +41,7 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
   });
 
   it('refuses an event id stored before by another append', async () => {

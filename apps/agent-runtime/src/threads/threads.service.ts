@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, foldCacheOf, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
+import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { DomainError, notFound } from '#libs/http';
 import { selectFields } from '../common/select-fields.js';
@@ -108,14 +108,7 @@ export class ThreadsService {
   /** A new thread with the source's metadata, state and whole checkpoint history, on streams of its own. */
   async copy(sourceId: string, threadId: string, now: string): Promise<Record<string, unknown>> {
     const source = await this.row(sourceId);
-    const checkpoints = await this.store.readStream(checkpointStreamOf(sourceId));
-    if (checkpoints.length > 0) {
-      await this.store.append(
-        checkpointStreamOf(threadId),
-        checkpoints.map((event) => ({ eventId: uuidv7(), type: event.type, data: event.data })),
-        { expectedPosition: 'no_stream' },
-      );
-    }
+    await this.store.copyStream(checkpointStreamOf(sourceId), checkpointStreamOf(threadId));
     const metadata = { ...source.metadata, thread_id: threadId };
     const status = source.status === 'busy' ? 'idle' : source.status;
     await this.execute(threadId, {

@@ -181,6 +181,29 @@ export class PostgresEventStore extends EventStore {
     return outcomes;
   }
 
+  /** In one statement: the events go from one stream to the other inside PostgreSQL. */
+  override async copyStream(source: string, target: string): Promise<AppendResult | undefined> {
+    const { rows } = await this.pool.query<{
+      outcome: 'appended' | 'empty' | 'wrong_expected_position';
+      stream_position: string;
+      transaction_id: string | null;
+      global_position: string | null;
+    }>({
+      name: 'es_copy_stream',
+      text: 'select * from es_copy_stream($1, $2)',
+      values: [source, target],
+    });
+    const [row] = rows;
+    if (!row) throw new Error('es_copy_stream returned no row');
+    if (row.outcome === 'empty') return undefined;
+    if (row.outcome === 'wrong_expected_position') {
+      throw new WrongExpectedPositionError(target, 'no_stream', Number(row.stream_position));
+    }
+    const copied = toAppendResult(row);
+    this.announce({ streamId: target, ...copied });
+    return copied;
+  }
+
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const result = await this.pool.query<EventRow>({
@@ -312,7 +335,9 @@ function encodeExpected(expected: ExpectedPosition): number {
   return expected;
 }
 
-function toAppendResult(row: AppendRow): AppendResult {
+function toAppendResult(
+  row: Pick<AppendRow, 'stream_position' | 'transaction_id' | 'global_position'>,
+): AppendResult {
   return {
     streamPosition: Number(row.stream_position),
     logPosition: {

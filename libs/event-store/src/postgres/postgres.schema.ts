@@ -139,4 +139,47 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 4,
+    name: 'copy a stream without reading it out',
+    sql: `
+      create function es_copy_stream(p_source text, p_target text)
+      returns table (outcome text, stream_position bigint, transaction_id xid8, global_position bigint)
+      language plpgsql as $$
+      declare
+        v_current bigint;
+        v_count bigint;
+        v_last_global bigint;
+      begin
+        insert into es_streams (stream_id, stream_position) values (p_target, -1)
+          on conflict on constraint es_streams_pkey do nothing;
+        select s.stream_position into v_current
+          from es_streams s where s.stream_id = p_target for update;
+        if v_current <> -1 then
+          return query select 'wrong_expected_position'::text, v_current, null::xid8, null::bigint;
+          return;
+        end if;
+
+        with inserted as (
+          insert into es_events (stream_id, stream_position, event_id, event_type, data)
+          select p_target, row_number() over (order by e.stream_position) - 1, gen_random_uuid(),
+                 e.event_type, e.data
+            from es_events e
+           where e.stream_id = p_source
+           order by e.stream_position
+          returning es_events.global_position
+        )
+        select count(*), max(inserted.global_position) into v_count, v_last_global from inserted;
+
+        if v_count = 0 then
+          delete from es_streams s where s.stream_id = p_target;
+          return query select 'empty'::text, -1::bigint, null::xid8, null::bigint;
+          return;
+        end if;
+        update es_streams s set stream_position = v_count - 1 where s.stream_id = p_target;
+        return query select 'appended'::text, v_count - 1, pg_current_xact_id(), v_last_global;
+      end;
+      $$;
+    `,
+  },
 ];

@@ -139,6 +139,28 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
       await store.deleteStream(stream);
       expect(await store.readStream(stream)).toEqual([]);
     });
+
+    it('copies a stream to a new one, event by event with ids of its own', async () => {
+      const source = `copy-src-${randomUUID()}`;
+      const target = `copy-dst-${randomUUID()}`;
+      const written = events(3, 'Copied');
+      await store.append(source, written);
+
+      const copied = await store.copyStream(source, target);
+
+      const stored = await store.readStream(target);
+      expect(copied?.streamPosition).toBe(2);
+      expect(stored.map((event) => [event.streamPosition, event.type, event.data])).toEqual(
+        written.map((event, index) => [index, event.type, event.data]),
+      );
+      expect(stored.some((event) => written.some((w) => w.eventId === event.eventId))).toBe(false);
+      await expect(store.copyStream(source, target)).rejects.toBeInstanceOf(
+        WrongExpectedPositionError,
+      );
+      expect(await store.copyStream(`copy-none-${randomUUID()}`, `copy-x-${randomUUID()}`)).toBe(
+        undefined,
+      );
+    });
   });
 
   describe('concurrent writers', () => {
