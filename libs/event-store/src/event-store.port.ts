@@ -50,10 +50,18 @@ export interface ReadStreamOptions {
   readonly maxCount?: number;
 }
 
+/**
+ * The event types whose `data` a log reader folds. Events of other types may then come with
+ * empty data (their type, stream and positions as always): an adapter need not load what the
+ * reader ignores. Omitted: every event with its data.
+ */
+export type DataOf = ReadonlySet<string> | undefined;
+
 export interface ReadLogOptions {
   /** Exclusive: events after this position. Omitted means from the very beginning. */
   readonly after?: LogPosition;
   readonly maxCount?: number;
+  readonly withDataOf?: DataOf;
 }
 
 export interface StreamSubscriptionOptions {
@@ -64,6 +72,7 @@ export interface StreamSubscriptionOptions {
 export interface LogSubscriptionOptions {
   /** Exclusive: deliver events after this log position. Omitted means from the start. */
   readonly after?: LogPosition;
+  readonly withDataOf?: DataOf;
 }
 
 /**

@@ -105,6 +105,26 @@ describe('PostgreSQL event store', () => {
     }
   });
 
+  it('reads the log with the data of the types a reader folds, leaving the rest in PostgreSQL', async () => {
+    const start = await store.headPosition();
+    const stream = `typed-${randomUUID()}`;
+    await store.append(stream, [
+      anEvent('Folded', { n: 1 }),
+      anEvent('Ignored', { large: 'x'.repeat(10_000) }),
+    ]);
+
+    const read = (await store.readLog({ after: start, withDataOf: new Set(['Folded']) })).filter(
+      (event) => event.streamId === stream,
+    );
+
+    expect(read.map((event) => [event.type, event.data])).toEqual([
+      ['Folded', { n: 1 }],
+      ['Ignored', {}],
+    ]);
+    const whole = (await store.readLog({ after: start })).filter((e) => e.streamId === stream);
+    expect(whole[1]?.data).toEqual({ large: 'x'.repeat(10_000) });
+  });
+
   it('gives a global-log reader every event exactly once while commits land out of order', async () => {
     const writers = 8;
     const appendsPerWriter = 25;

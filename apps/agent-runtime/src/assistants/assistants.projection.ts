@@ -51,6 +51,7 @@ export const assistantsProjection: Projection<AssistantRow> = {
   name: 'assistants',
   entity: AssistantEntity,
   key: 'assistant_id',
+  eventTypes: ASSISTANT_EVENTS,
   keyOf: (event: RecordedEvent) =>
     ASSISTANT_EVENTS.has(event.type) ? event.streamId.slice('assistant-'.length) : undefined,
   evolve: (row, event) =>

@@ -64,6 +64,7 @@ export const cronsProjection: Projection<CronRow> = {
   name: 'crons',
   entity: CronEntity,
   key: 'cron_id',
+  eventTypes: CRON_EVENT_TYPES,
   keyOf: cronIdOf,
   evolve: (row, event) => evolveCronRow(row, { type: event.type, data: event.data } as CronEvent),
 };

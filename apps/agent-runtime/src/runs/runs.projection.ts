@@ -38,6 +38,7 @@ export const runsProjection: Projection<RunRow> = {
   name: 'runs',
   entity: RunEntity,
   key: 'run_id',
+  eventTypes: PROJECTED,
   keyOf: (event: RecordedEvent) =>
     PROJECTED.has(event.type) ? event.streamId.slice('run-'.length) : undefined,
   evolve: (row, event) =>

@@ -48,6 +48,7 @@ export const storeProjection: Projection<StoreItemRow> = {
   name: 'store_items',
   entity: StoreItemEntity,
   key: 'item_id',
+  eventTypes: STORE_EVENT_TYPES,
   keyOf: itemIdOf,
   evolve: (row, event) =>
     evolveStoreItem(

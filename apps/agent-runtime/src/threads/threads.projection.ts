@@ -141,6 +141,7 @@ export const threadsProjection: Projection<ThreadRow> = {
   name: 'threads',
   entity: ThreadEntity,
   key: 'thread_id',
+  eventTypes: new Set([...THREAD_EVENTS, ...RUN_EVENTS]),
   keyOf: threadIdOf,
   evolve: (row, event) =>
     evolveThreadRow(

@@ -9,6 +9,7 @@ import {
   EventStore,
   type AppendOptions,
   type AppendResult,
+  type DataOf,
   type EventToAppend,
   type ExpectedPosition,
   type LogSubscriptionOptions,
@@ -63,7 +64,7 @@ const EXPECTED_CODES: Record<Exclude<ExpectedPosition, number>, number> = {
 
 export class PostgresEventStore extends EventStore {
   private readonly signals = new AppendSignals();
-  private readonly logReads = new ReadCoalescer<RecordedEvent[]>();
+  private readonly logReads = new ReadCoalescer<RecordedEvent[], DataOf>(mergeDataOf);
   private readonly appends: GroupCommit<AppendRow>;
   private readonly channel: PostgresAppendChannel;
   private readonly catchUp: CatchUpOptions;
@@ -229,14 +230,20 @@ export class PostgresEventStore extends EventStore {
   readLog(options: ReadLogOptions = {}): Promise<RecordedEvent[]> {
     const { after, maxCount } = options;
     const key = `${after?.commit ?? ''}:${after?.prepare ?? ''}:${maxCount ?? ''}`;
-    return this.logReads.read(key, () => this.queryLog(options));
+    return this.logReads.read(key, options.withDataOf, (dataOf) => this.queryLog(options, dataOf));
   }
 
-  private async queryLog(options: ReadLogOptions): Promise<RecordedEvent[]> {
+  /** The data of events whose type is not in `dataOf` stays in PostgreSQL (and in its TOAST). */
+  private async queryLog(options: ReadLogOptions, dataOf: DataOf): Promise<RecordedEvent[]> {
     const after = options.after;
     const result = await this.pool.query<EventRow>({
       name: 'es_read_log',
-      text: `select ${EVENT_COLUMNS} from es_events
+      text: `select global_position, transaction_id, stream_id, stream_position, event_id,
+                    event_type,
+                    case when $4::text[] is null or event_type = any($4::text[])
+                         then data else '{}'::jsonb end as data,
+                    metadata, recorded_at
+               from es_events
               where (transaction_id, global_position) > ($1::xid8, $2::bigint)
                 and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
               order by transaction_id, global_position
@@ -245,6 +252,7 @@ export class PostgresEventStore extends EventStore {
         after && after.commit > 0n ? after.commit.toString() : '0',
         after ? after.prepare.toString() : '-1',
         options.maxCount ?? null,
+        dataOf ? [...dataOf] : null,
       ],
     });
     return result.rows.map(toRecordedEvent);
@@ -283,7 +291,8 @@ export class PostgresEventStore extends EventStore {
   subscribeToLog(options: LogSubscriptionOptions = {}): Subscription {
     return new CatchUpSubscription<LogPosition>(
       {
-        read: (after, maxCount) => this.readLog({ after, maxCount }),
+        read: (after, maxCount) =>
+          this.readLog({ after, maxCount, withDataOf: options.withDataOf }),
         cursorOf: (event) => event.logPosition,
         isAhead: (notice, cursor) => !cursor || compareLogPositions(notice.logPosition, cursor) > 0,
         listen: (listener) => {
@@ -345,6 +354,12 @@ function toAppendResult(
       prepare: BigInt(row.global_position ?? 0),
     },
   };
+}
+
+/** What two gathered log reads need together: every type either folds, or everything. */
+function mergeDataOf(gathered: DataOf, asked: DataOf): DataOf {
+  if (!gathered || !asked) return undefined;
+  return new Set([...gathered, ...asked]);
 }
 
 function failedRow(error: pg.DatabaseError): AppendRow {

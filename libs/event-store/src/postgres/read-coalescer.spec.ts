@@ -1,29 +1,42 @@
 import { describe, expect, it } from '@jest/globals';
 import { ReadCoalescer } from './read-coalescer.js';
 
+const union = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
+
 describe('ReadCoalescer', () => {
   it('runs one query for the identical reads asked in the same turn, and one per key', async () => {
-    const coalescer = new ReadCoalescer<string>();
+    const coalescer = new ReadCoalescer<string, readonly string[]>(union);
     const queries: string[] = [];
     const query = (key: string) => () => {
       queries.push(key);
       return Promise.resolve(`rows of ${key}`);
     };
     const reads = await Promise.all([
-      coalescer.read('a', query('a')),
-      coalescer.read('a', query('a')),
-      coalescer.read('b', query('b')),
-      coalescer.read('a', query('a')),
+      coalescer.read('a', [], query('a')),
+      coalescer.read('a', [], query('a')),
+      coalescer.read('b', [], query('b')),
+      coalescer.read('a', [], query('a')),
     ]);
     expect(reads).toEqual(['rows of a', 'rows of a', 'rows of b', 'rows of a']);
     expect(queries).toEqual(['a', 'b']);
   });
 
+  it('asks the shared query for what every read it serves needs', async () => {
+    const coalescer = new ReadCoalescer<string, readonly string[]>(union);
+    const query = (demand: readonly string[]) => Promise.resolve([...demand].sort().join(','));
+    const reads = await Promise.all([
+      coalescer.read('a', ['Created'], query),
+      coalescer.read('a', ['Finished'], query),
+      coalescer.read('a', ['Created', 'Deleted'], query),
+    ]);
+    expect(reads).toEqual(Array(3).fill('Created,Deleted,Finished'));
+  });
+
   it('never lets a read join a query that started before it was asked', async () => {
-    const coalescer = new ReadCoalescer<number>();
+    const coalescer = new ReadCoalescer<number, readonly string[]>(union);
     let started = 0;
     let finishFirst: (value: number) => void = () => undefined;
-    const first = coalescer.read('a', () => {
+    const first = coalescer.read('a', [], () => {
       started += 1;
       return new Promise<number>((resolve) => {
         finishFirst = resolve;
@@ -31,7 +44,7 @@ describe('ReadCoalescer', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toBe(1);
-    const second = coalescer.read('a', () => {
+    const second = coalescer.read('a', [], () => {
       started += 1;
       return Promise.resolve(2);
     });
@@ -42,9 +55,9 @@ describe('ReadCoalescer', () => {
   });
 
   it('gives every read of a failed query its error', async () => {
-    const coalescer = new ReadCoalescer<number>();
+    const coalescer = new ReadCoalescer<number, readonly string[]>(union);
     const failing = () => Promise.reject(new Error('connection lost'));
-    const reads = [coalescer.read('a', failing), coalescer.read('a', failing)];
+    const reads = [coalescer.read('a', [], failing), coalescer.read('a', [], failing)];
     for (const read of reads) await expect(read).rejects.toThrow('connection lost');
   });
 });

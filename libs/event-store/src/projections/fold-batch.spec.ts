@@ -146,6 +146,23 @@ describe('foldBatch', () => {
     expect(result).toEqual({ upserts: [row('a', 3, ['e1'])], deletes: [] });
   });
 
+  it('shows a projection that names its event types no event of another type', () => {
+    evolved.length = 0;
+    const depositsOnly = { ...accounts, eventTypes: new Set(['Deposited']) };
+
+    const result = foldBatch(
+      depositsOnly,
+      [row('a', 1)],
+      [
+        event('e1', 'Deposited', { account: 'a', amount: 2 }),
+        event('e2', 'Doubled', { account: 'a' }),
+      ],
+    );
+
+    expect(evolved).toEqual(['e1']);
+    expect(result).toEqual({ upserts: [row('a', 3, ['e1'])], deletes: [] });
+  });
+
   it('returns nothing when no event in the batch concerns the projection', () => {
     const result = fold([row('a', 1)], [event('noise', 'Closed', {})]);
 

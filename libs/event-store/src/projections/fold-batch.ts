@@ -7,6 +7,15 @@ export interface FoldedBatch<Row> {
   readonly deletes: string[];
 }
 
+/** The key of the row an event touches, for an event the projection is shown at all. */
+export function rowKeyOf<Row extends ObjectLiteral>(
+  projection: Projection<Row>,
+  event: RecordedEvent,
+): string | undefined {
+  if (projection.eventTypes && !projection.eventTypes.has(event.type)) return undefined;
+  return projection.keyOf(event);
+}
+
 /** Folds a batch of events over the rows they touch: pure, so the runner only does I/O. */
 export function foldBatch<Row extends ObjectLiteral>(
   projection: Projection<Row>,
@@ -18,7 +27,7 @@ export function foldBatch<Row extends ObjectLiteral>(
   );
   const touched = new Set<string>();
   for (const event of batch) {
-    const key = projection.keyOf(event);
+    const key = rowKeyOf(projection, event);
     if (key === undefined) continue;
     rows.set(key, projection.evolve(rows.get(key), event));
     touched.add(key);

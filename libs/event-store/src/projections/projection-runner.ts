@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store.por
 import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
 import type { Projection } from './projection.js';
 import { projectionCheckpoints } from './projection-checkpoints.js';
-import { foldBatch } from './fold-batch.js';
+import { foldBatch, rowKeyOf } from './fold-batch.js';
 
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
@@ -88,7 +88,11 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private async drain(): Promise<number> {
     let read = 0;
     for (;;) {
-      const batch = await this.store.readLog({ after: this.cursor, maxCount: this.batchSize });
+      const batch = await this.store.readLog({
+        after: this.cursor,
+        maxCount: this.batchSize,
+        withDataOf: this.projection.eventTypes,
+      });
       if (batch.length > 0) await this.apply(batch);
       read += batch.length;
       if (batch.length < this.batchSize || this.stopping) return read;
@@ -159,7 +163,10 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
    */
   private async applyLive(): Promise<void> {
     if (this.stopping) return;
-    const subscription = this.store.subscribeToLog({ after: this.cursor });
+    const subscription = this.store.subscribeToLog({
+      after: this.cursor,
+      withDataOf: this.projection.eventTypes,
+    });
     this.waiting = subscription;
     const events = subscription[Symbol.asyncIterator]();
     try {
@@ -204,7 +211,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private async apply(batch: RecordedEvent[]): Promise<void> {
     const last = batch.at(-1)?.logPosition;
     if (!last) return;
-    if (batch.some((event) => this.projection.keyOf(event) !== undefined)) {
+    if (batch.some((event) => rowKeyOf(this.projection, event) !== undefined)) {
       const { name } = this.projection;
       const applied = await this.dataSource.transaction(async (manager) => {
         // Moved by another runner of this projection, or by a rebuild: continue from there.
@@ -225,7 +232,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<void> {
     const { entity, key } = this.projection;
     const repository = manager.getRepository(entity);
-    const keys = [...new Set(batch.map((e) => this.projection.keyOf(e)).filter(isDefined))];
+    const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
     if (keys.length === 0) return;
     const existing = await repository.findBy({ [key]: In(keys) } as never);
     const { upserts, deletes } = foldBatch(this.projection, existing, batch);

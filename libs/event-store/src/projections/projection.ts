@@ -10,6 +10,11 @@ export interface Projection<Row extends ObjectLiteral> {
   readonly entity: EntitySchema<Row>;
   /** The row's primary column. */
   readonly key: keyof Row & string;
+  /**
+   * The event types this projection folds: it is shown no other, and the log is read without
+   * the data of the others. Omitted: every event.
+   */
+  readonly eventTypes?: ReadonlySet<string>;
   /** The key of the row an event touches, or undefined when the projection ignores it. */
   keyOf(event: RecordedEvent): string | undefined;
   evolve(row: Row | undefined, event: RecordedEvent): Row | undefined;
