@@ -149,6 +149,20 @@ function toCompiledGraph(graphId: string, value: unknown, whatIs: string): Compi
   return graph;
 }
 
+/** The promise kept for `key`, made once; one that fails is forgotten, so the next call tries again. */
+function settledOnce<T>(
+  cache: Map<string, Promise<T>>,
+  key: string,
+  make: () => Promise<T>,
+): Promise<T> {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const made = make();
+  cache.set(key, made);
+  made.catch(() => cache.delete(key));
+  return made;
+}
+
 function readPackage(packageJson: string, expectedName: string): ResolvedPackage {
   const json = JSON.parse(readFileSync(packageJson, 'utf8')) as {
     name?: unknown;
@@ -236,14 +250,8 @@ export class GraphRegistry {
 
   /** Imports the graph's module once and resolves its export (a factory is called once). */
   load(graphId: string): Promise<LoadedGraph> {
-    let loading = this.loaded.get(graphId);
-    if (loading === undefined) {
-      loading = this.loadUncached(graphId);
-      this.loaded.set(graphId, loading);
-      // A failed load is retried on the next call (e.g. after the file is fixed).
-      loading.catch(() => this.loaded.delete(graphId));
-    }
-    return loading;
+    // A failed load is retried on the next call (e.g. after the file is fixed).
+    return settledOnce(this.loaded, graphId, () => this.loadUncached(graphId));
   }
 
   /** The graph for a run: `load(graphId)`, then for a factory a call with `config`. */
@@ -263,13 +271,7 @@ export class GraphRegistry {
    */
   bindings(graphId: string): Promise<LangGraphBindings> {
     // Resolved once per graph: every run asks, and resolving walks the file system.
-    let binding = this.bindingsByGraph.get(graphId);
-    if (binding === undefined) {
-      binding = this.resolveBindings(graphId);
-      this.bindingsByGraph.set(graphId, binding);
-      binding.catch(() => this.bindingsByGraph.delete(graphId));
-    }
-    return binding;
+    return settledOnce(this.bindingsByGraph, graphId, () => this.resolveBindings(graphId));
   }
 
   private async resolveBindings(graphId: string): Promise<LangGraphBindings> {
@@ -284,13 +286,9 @@ export class GraphRegistry {
         { cause: error },
       );
     }
-    let binding = this.bindingsByPackage.get(langgraphPackage.packageJson);
-    if (binding === undefined) {
-      binding = this.loadBindings(graphId, spec, langgraphPackage);
-      this.bindingsByPackage.set(langgraphPackage.packageJson, binding);
-      binding.catch(() => this.bindingsByPackage.delete(langgraphPackage.packageJson));
-    }
-    return binding;
+    return settledOnce(this.bindingsByPackage, langgraphPackage.packageJson, () =>
+      this.loadBindings(graphId, spec, langgraphPackage),
+    );
   }
 
   /**
@@ -302,6 +300,7 @@ export class GraphRegistry {
     const namespace = this.namespace;
     this.namespace = undefined;
     this.loaded.clear();
+    this.bindingsByGraph.clear();
     this.bindingsByPackage.clear();
     if (namespace !== undefined) await namespace.unregister();
   }
