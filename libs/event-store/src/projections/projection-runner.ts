@@ -168,14 +168,21 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
       withDataOf: this.projection.eventTypes,
     });
     this.waiting = subscription;
-    const events = subscription[Symbol.asyncIterator]();
+    const iterator = subscription[Symbol.asyncIterator]();
+    // A pull left pending when the loop returns (the cursor jumped) may still fail as the
+    // subscription closes: marked handled, so that failure is nobody's unhandled rejection.
+    const pull = (): Promise<IteratorResult<RecordedEvent>> => {
+      const pulled = iterator.next();
+      pulled.catch(() => undefined);
+      return pulled;
+    };
     try {
-      let next = events.next();
+      let next = pull();
       for (;;) {
         const first = await next;
         if (first.done || this.isStopping()) return;
         const batch = [first.value];
-        next = events.next();
+        next = pull();
         let ended = false;
         while (batch.length < this.batchSize) {
           const more = await Promise.race([next, nextTurn()]);
@@ -185,7 +192,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
             break;
           }
           batch.push(more.value);
-          next = events.next();
+          next = pull();
         }
         const expected = batch.at(-1)?.logPosition;
         await this.apply(batch);
