@@ -1,6 +1,6 @@
 import { WrongExpectedPositionError } from './event-store.errors.js';
 import type { AppendResult, EventStore, JsonObject } from './event-store.port.js';
-import { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';
+import { FoldedStreamCache } from './folded-stream-cache.js';
 import { uuidv7 } from './uuid-v7.js';
 
 /** An event as deciders see it: its stored type name and its JSON data. */
@@ -45,8 +45,8 @@ export function foldCacheOf<State, Command, Event extends DomainEvent>(
 }
 
 /**
- * Reads the stream (with a cache, only what is new to it), folds it, decides and appends at the
- * position it read. A concurrent writer makes the append fail; the command is then decided again
+ * Reads the stream (with a kept cache, only what is new to it), folds it, decides and appends at
+ * the position it read. A concurrent writer makes the append fail; the command is then decided again
  * on the new state, after a short random pause, up to MAX_ATTEMPTS times; then the conflict
  * reaches the caller (409).
  */
@@ -59,10 +59,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   metadata?: JsonObject,
   cache?: FoldedStreamCache<State>,
 ): Promise<CommandOutcome<State, Event>> {
+  // Without a kept cache, one for this command: a retry then reads only what the winner wrote.
+  const folds = cache ?? foldCacheOf(decider, 1);
   for (let attempt = 1; ; attempt += 1) {
-    const { state: current, position } = cache
-      ? await cache.load(store, streamId)
-      : await foldWhole(store, streamId, decider);
+    const { state: current, position } = await folds.load(store, streamId);
     const events = decider.decide(command, current);
     const state = events.reduce((s, event) => decider.evolve(s, event), current);
     if (events.length === 0) return { state, events, appended: undefined };
@@ -77,26 +77,11 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         expectedPosition: position >= 0 ? position : 'no_stream',
       });
       const lastId = toAppend.at(-1)?.eventId;
-      if (lastId) cache?.remember(streamId, state, appended.streamPosition, lastId);
+      if (lastId) folds.remember(streamId, state, appended.streamPosition, lastId);
       return { state, events, appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedPositionError) || attempt >= MAX_ATTEMPTS) throw error;
       await backOff(attempt);
     }
   }
-}
-
-async function foldWhole<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-): Promise<FoldedStream<State>> {
-  const stored = await store.readStream(streamId);
-  return {
-    state: stored.reduce(
-      (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
-      decider.initialState,
-    ),
-    position: stored.at(-1)?.streamPosition ?? -1,
-  };
 }

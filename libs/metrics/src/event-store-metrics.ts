@@ -53,7 +53,12 @@ export function measureProjectionLag(
 ): void {
   const lagOf = async (runner: FollowingProjection, head: LogPosition): Promise<Lag> => {
     if (compareLogPositions(runner.position, head) >= 0) return { events: 0, ms: 0 };
-    const behind = await store.readLog({ after: runner.position, maxCount: LAG_COUNT_LIMIT });
+    // Counted, not folded: no event's data is loaded.
+    const behind = await store.readLog({
+      after: runner.position,
+      maxCount: LAG_COUNT_LIMIT,
+      withDataOf: new Set<string>(),
+    });
     const oldest = behind[0];
     return {
       events: behind.length,

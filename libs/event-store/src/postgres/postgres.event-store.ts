@@ -184,6 +184,7 @@ export class PostgresEventStore extends EventStore {
 
   /** In one statement: the events go from one stream to the other inside PostgreSQL. */
   override async copyStream(source: string, target: string): Promise<AppendResult | undefined> {
+    const started = performance.now();
     const { rows } = await this.pool.query<{
       outcome: 'appended' | 'empty' | 'wrong_expected_position';
       stream_position: string;
@@ -201,6 +202,7 @@ export class PostgresEventStore extends EventStore {
       throw new WrongExpectedPositionError(target, 'no_stream', Number(row.stream_position));
     }
     const copied = toAppendResult(row);
+    this.appendObserver?.(copied.streamPosition + 1, (performance.now() - started) / 1000);
     this.announce({ streamId: target, ...copied });
     return copied;
   }
