@@ -32,6 +32,13 @@ export default tseslint.config(
     },
   },
   {
+    // Event handlers in JSX are arrow shorthands that call a setter.
+    files: ['apps/console/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -18,6 +18,20 @@ export default {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['<rootDir>/apps/console/'],
+    },
+    {
+      ...shared,
+      displayName: 'console',
+      testMatch: ['<rootDir>/apps/console/src/**/*.spec.{ts,tsx}'],
+      moduleNameMapper: {},
+      transform: {
+        '^.+\\.tsx?$': [
+          'ts-jest',
+          { useESM: true, tsconfig: '<rootDir>/apps/console/tsconfig.json' },
+        ],
+      },
+      extensionsToTreatAsEsm: ['.ts', '.tsx'],
     },
     {
       ...shared,

@@ -23,6 +23,9 @@ import { CommandRegistry } from './deployer/command-registry.js';
 import { SourceBuilder } from './deployer/source-builder.js';
 import { buildsDirectory, openPlatformResources } from './platform-resources.js';
 import { identifyCallers } from './tenancy/caller.js';
+import { CONSOLE_PUBLIC_PATHS, serveConsole } from './console/serve-console.js';
+import { DeploymentsService } from './deployments/deployments.service.js';
+import { registerRuntimeGateway } from './runtime-gateway/runtime-gateway.js';
 import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
 import {
   isUploadRequest,
@@ -45,7 +48,12 @@ function publicRequests(publicPages: readonly string[]): (method: string, path: 
 
 async function main(): Promise<void> {
   const config = loadControlPlaneConfig();
-  const publicPages = ['/ok', ...OPENAPI_PUBLIC_PATHS, ...metricsPublicPaths(process.env)];
+  const publicPages = [
+    '/ok',
+    ...OPENAPI_PUBLIC_PATHS,
+    ...metricsPublicPaths(process.env),
+    ...CONSOLE_PUBLIC_PATHS,
+  ];
   const { logger, nestLogger } = openProcessLogger('berth-control-plane');
   const onError = (error: unknown): void => {
     logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -76,6 +84,10 @@ async function main(): Promise<void> {
     resources.tenants,
     publicRequests(publicPages),
   );
+  const deployments = app.get(DeploymentsService);
+  registerRuntimeGateway(app.getHttpAdapter().getInstance(), {
+    addressOf: (caller, deploymentId) => deployments.runtimeAddress(caller, deploymentId),
+  });
   serveOpenApi(
     app,
     buildOpenApiDocument(app, {
@@ -86,6 +98,7 @@ async function main(): Promise<void> {
       publicPaths: publicPages,
     }),
   );
+  const consoleServed = await serveConsole(app.getHttpAdapter().getInstance());
   await app.listen({ port: config.port, host: config.host });
   const listener = config.localListener
     ? new LocalListener({
@@ -114,6 +127,8 @@ async function main(): Promise<void> {
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
   logger.info(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
+  if (!consoleServed)
+    logger.warn('The web console was not built (npm run build): / serves nothing');
   const sealing = describeSealing(resources.sandbox.gaps, resources.refusedTenants);
   if (sealing) logger.warn(sealing);
 

@@ -20,7 +20,8 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+/** The headers a proxy passes on: all but the hop-by-hop ones and those `Connection` names. */
+export function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const named = new Set(
     (headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase()),
   );

@@ -1,3 +1,4 @@
+import type { RuntimeAddress } from '../runtime-gateway/runtime-gateway.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
@@ -265,6 +266,20 @@ export class DeploymentsService {
     const revision = findRevision(state, revisionId);
     if (!revision) throw notFound(`Revision ${revisionId} of deployment ${deploymentId} not found`);
     return toRevisionResource(state, revision);
+  }
+
+  /** Where the caller's deployment's runtime answers on this machine (its proxy's port). */
+  async runtimeAddress(caller: Caller, deploymentId: string): Promise<RuntimeAddress> {
+    const state = await this.stateOf(caller, deploymentId);
+    if (state.status === 'AWAITING_DELETE') {
+      return { unreachable: `Deployment ${deploymentId} is being deleted` };
+    }
+    if (state.port === null) {
+      return {
+        unreachable: `Deployment ${deploymentId} has no runtime on this control plane's machine`,
+      };
+    }
+    return { port: state.port };
   }
 
   /** The deployment as the read model holds it, caught up with every write made before now. */

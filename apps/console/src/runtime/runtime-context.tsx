@@ -1,0 +1,36 @@
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { Client } from '@langchain/langgraph-sdk';
+import { runtimeClient, type RuntimeTarget } from '../api/runtime';
+import { useSession } from '../session';
+
+type RuntimeState = {
+  readonly client: Client;
+  readonly target: RuntimeTarget;
+  readonly key: string;
+};
+
+const RuntimeContext = createContext<RuntimeState | null>(null);
+
+/** The official SDK's client for the runtime the nested pages look at. */
+export function RuntimeProvider({
+  target,
+  children,
+}: {
+  readonly target: RuntimeTarget;
+  readonly children: ReactNode;
+}) {
+  const { apiKey } = useSession();
+  const key = target.kind === 'deployment' ? target.deploymentId : target.url;
+  const state = useMemo(
+    () => ({ client: runtimeClient(target, apiKey), target, key }),
+    // The target is a fresh object on each render; what identifies it is its key.
+    [key, apiKey],
+  );
+  return <RuntimeContext.Provider value={state}>{children}</RuntimeContext.Provider>;
+}
+
+export function useRuntime(): RuntimeState {
+  const state = useContext(RuntimeContext);
+  if (!state) throw new Error('useRuntime outside RuntimeProvider');
+  return state;
+}

@@ -1,0 +1,85 @@
+import { request as forwardRequest, type IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_OF_CODE } from '#libs/http';
+import { endToEnd } from '../deployer/deployment-proxy.js';
+import type { Caller } from '../tenancy/tenant-directory.js';
+
+/** Where a deployment's runtime answers on this machine, or why it does not. */
+export type RuntimeAddress = { readonly port: number } | { readonly unreachable: string };
+
+export interface RuntimeGatewayOptions {
+  /** The port of the caller's deployment; throws a coded error (404) for another tenant's. */
+  readonly addressOf: (caller: Caller, deploymentId: string) => Promise<RuntimeAddress>;
+}
+
+export const RUNTIME_GATEWAY_PREFIX = '/v2/deployments/:deployment_id/runtime';
+
+/** Headers that belong to the hop from the browser to the control plane. */
+const NOT_FORWARDED = new Set(['host', 'content-length', 'x-tenant-id']);
+
+function forwardedHeaders(headers: IncomingHttpHeaders, body: string | undefined) {
+  const kept = Object.fromEntries(
+    Object.entries(endToEnd(headers)).filter(([name]) => !NOT_FORWARDED.has(name)),
+  );
+  return body === undefined ? kept : { ...kept, 'content-length': Buffer.byteLength(body) };
+}
+
+function statusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? STATUS_OF_CODE[code] : undefined;
+}
+
+/**
+ * The runtime API of a tenant's deployment, under the control plane's own address and key:
+ * `/v2/deployments/{id}/runtime/threads/…` is `/threads/…` on that deployment. The console uses
+ * it, so one origin and one key reach both planes. Bodies are JSON, as the runtime takes them;
+ * answers, streams included, pass through as they come.
+ */
+export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGatewayOptions): void {
+  app.all(`${RUNTIME_GATEWAY_PREFIX}/*`, async (request: FastifyRequest, reply: FastifyReply) => {
+    const { deployment_id: deploymentId, '*': rest } = request.params as Record<string, string>;
+    const caller = request.caller;
+    if (!caller) return reply.status(401).send({ detail: 'Missing API key' });
+    let address: RuntimeAddress;
+    try {
+      address = await options.addressOf(caller, deploymentId ?? '');
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === undefined) throw error;
+      return reply.status(status).send({ detail: (error as Error).message });
+    }
+    if ('unreachable' in address) return reply.status(409).send({ detail: address.unreachable });
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    reply.hijack();
+    const response = reply.raw;
+    const upstream = forwardRequest(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        method: request.method,
+        path: `/${rest ?? ''}${query}`,
+        headers: forwardedHeaders(request.headers, body),
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+        response.flushHeaders();
+        answer.pipe(response);
+        answer.on('error', () => response.destroy());
+      },
+    );
+    upstream.on('error', () => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      response.writeHead(502, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ detail: "The deployment's runtime did not answer" }));
+    });
+    response.on('close', () => {
+      if (!response.writableFinished) upstream.destroy();
+    });
+    upstream.end(body);
+    return reply;
+  });
+}
