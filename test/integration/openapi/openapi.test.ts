@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { ControlPlaneModule } from '../../../apps/control-plane/src/control-plane.module.js';
 import type { PlatformResources } from '../../../apps/control-plane/src/platform-resources.js';
@@ -14,6 +15,17 @@ import { OpenApiContract, recordingFetch, type Exchange } from '../../support/op
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 jest.setTimeout(120_000);
+
+const CONSOLE_API_TYPES = 'apps/console/src/api/control-plane.schema.d.ts';
+
+/** The types openapi-typescript makes of the served document, as the npm script writes them. */
+async function consoleApiTypes(baseUrl: string): Promise<string> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  return astToString(await openapiTS(new URL(`${baseUrl}/openapi.json`)));
+}
+
+/** The generator's command line adds a comment of its own at the top. */
+const withoutBanner = (text: string): string => text.replace(/^\/\*\*[\s\S]*?\*\/\s*/, '').trim();
 
 async function expectServedWithoutKey(baseUrl: string): Promise<void> {
   const page = await fetch(`${baseUrl}/docs`);
@@ -147,6 +159,12 @@ describe('the control plane OpenAPI document', () => {
     await expectServedWithoutKey(cp.url);
     const routes = routesOf(ControlPlaneModule.forRoot({} as PlatformResources));
     expect(contract.undocumented(routes)).toEqual([]);
+  });
+
+  it("is the document the console's API types were generated from (npm run console:api-types)", async () => {
+    const generated = await consoleApiTypes(cp.url);
+    const committed = await readFile(CONSOLE_API_TYPES, 'utf8');
+    expect(withoutBanner(committed)).toBe(withoutBanner(generated));
   });
 
   it('declares the schemas that real answers have', async () => {

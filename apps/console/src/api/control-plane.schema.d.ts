@@ -776,7 +776,11 @@ export interface components {
             revision_id: string;
             resources: {
                 id: string;
-                type?: string;
+                /** Format: date-time */
+                timestamp: string;
+                /** @enum {string} */
+                type: "build" | "deploy";
+                message: string;
             }[];
         };
         /** @description What this control plane runs on. */

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { dataOf } from '../api/control-plane';
+import type { components } from '../api/control-plane.schema';
 import { sseRecords } from '../domain/sse';
 import { useSession } from '../session';
 import { ErrorDetail, Loading } from './states';
 
-type LogLine = { id: string; timestamp?: string; message?: string; type?: string };
+type LogLine = components['schemas']['RevisionLogs']['resources'][number];
 type LogType = 'build' | 'deploy';
 
 /**
@@ -84,7 +85,7 @@ export function RevisionLogs({
         <pre className="log" tabIndex={0}>
           {lines.length === 0
             ? '(no lines yet)'
-            : lines.map((line) => `${line.timestamp ?? ''}  ${line.message ?? ''}`).join('\n')}
+            : lines.map((line) => `${line.timestamp}  ${line.message}`).join('\n')}
         </pre>
       ) : null}
     </section>

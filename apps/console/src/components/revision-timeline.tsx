@@ -1,6 +1,7 @@
 import type { TimelineItem } from '../domain/history';
 import { shortJson, type Change } from '../domain/diff';
 import { StatusBadge } from './status-badge';
+import { shortId } from '../domain/short-id';
 
 function ChangeRow({ change }: { readonly change: Change }) {
   switch (change.kind) {
@@ -54,10 +55,10 @@ export function RevisionTimeline({
                   className="link"
                   onClick={() => onShowRevision(item.entry.revision_id ?? '')}
                 >
-                  revision {item.entry.revision_id.slice(0, 8)}
+                  revision {shortId(item.entry.revision_id)}
                 </button>
               ) : (
-                <span>revision {item.entry.revision_id.slice(0, 8)}</span>
+                <span>revision {shortId(item.entry.revision_id)}</span>
               )
             ) : null}
           </div>

@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/status-badge';
 import { isSettled, timelineOf } from '../domain/history';
 import { useSession } from '../session';
 import { LiveAt } from './live-at';
+import { shortId } from '../domain/short-id';
 
 /** While anything is moving the page follows it; once settled, it asks now and then. */
 const FOLLOW_MS = 1000;
@@ -147,13 +148,17 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
             {(page) => (
               <ul className="revisions">
                 {page.resources.map((revision) => (
-                  <li key={revision.id} aria-current={revision.id === logsOf ? 'true' : undefined}>
+                  <li
+                    key={revision.id}
+                    data-revision-id={revision.id}
+                    aria-current={revision.id === logsOf ? 'true' : undefined}
+                  >
                     <button
                       type="button"
                       className="link"
                       onClick={() => setShownRevision(revision.id)}
                     >
-                      <code>{revision.id.slice(0, 8)}</code>
+                      <code>{shortId(revision.id)}</code>
                     </button>
                     <StatusBadge status={revision.status} />
                     {revision.active ? <span className="badge badge-good">live</span> : null}
@@ -176,7 +181,7 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
           {redeploying ? (
             <ConfirmDialog
               title="Redeploy an earlier revision"
-              actionLabel={`Redeploy ${redeploying.id.slice(0, 8)}`}
+              actionLabel={`Redeploy ${shortId(redeploying.id)}`}
               busy={redeploy.isPending}
               onConfirm={() => redeploy.mutate(redeploying)}
               onCancel={() => {

@@ -6,6 +6,7 @@ import type { components } from '../api/control-plane.schema';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, QueryView } from '../components/states';
 import { useSession } from '../session';
+import { shortId } from '../domain/short-id';
 
 const PAGE_SIZE = 20;
 type Query = NonNullable<components['schemas']['ListDeploymentsQueryDto']>;
@@ -105,7 +106,11 @@ export function DeploymentsPage() {
                           <StatusBadge status={deployment.status} />
                         </td>
                         <td>
-                          <code>{deployment.active_revision_id?.slice(0, 8) ?? '—'}</code>
+                          <code>
+                            {deployment.active_revision_id
+                              ? shortId(deployment.active_revision_id)
+                              : '—'}
+                          </code>
                         </td>
                         <td>{typeof url === 'string' ? <code>{url}</code> : '—'}</td>
                         <td>

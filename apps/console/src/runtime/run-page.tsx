@@ -1,10 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { Link } from 'wouter';
 import { JsonView } from '../components/json-view';
 import { StatusBadge } from '../components/status-badge';
 import { QueryView } from '../components/states';
 import { useRuntime } from './runtime-context';
 import { StreamViewer } from './stream-viewer';
+import { shortId } from '../domain/short-id';
 
 export function RunPage({
   threadId,
@@ -14,6 +16,11 @@ export function RunPage({
   readonly runId: string;
 }) {
   const { client, key } = useRuntime();
+  const queries = useQueryClient();
+  const refresh = useCallback(
+    () => void queries.invalidateQueries({ queryKey: ['runtime', key, 'run', runId] }),
+    [queries, key, runId],
+  );
   const run = useQuery({
     queryKey: ['runtime', key, 'run', runId],
     queryFn: ({ signal }) => client.runs.get(threadId, runId, { signal }),
@@ -23,7 +30,7 @@ export function RunPage({
   return (
     <section>
       <p>
-        <Link href={`/threads/${threadId}`}>← thread {threadId.slice(0, 8)}</Link>
+        <Link href={`/threads/${threadId}`}>← thread {shortId(threadId)}</Link>
       </p>
       <QueryView query={run} what="the run">
         {(current) => (
@@ -39,7 +46,7 @@ export function RunPage({
           </header>
         )}
       </QueryView>
-      <StreamViewer threadId={threadId} runId={runId} />
+      <StreamViewer threadId={threadId} runId={runId} onEnded={refresh} />
     </section>
   );
 }

@@ -33,9 +33,12 @@ function phaseText(phase: StreamPhase): string {
 export function StreamViewer({
   threadId,
   runId,
+  onEnded,
 }: {
   readonly threadId: string;
   readonly runId: string;
+  /** Called when the stream ends: the run has finished. */
+  readonly onEnded?: () => void;
 }) {
   const { client } = useRuntime();
   const [replay, setReplay] = useState({ from: FROM_START, times: 0 });
@@ -60,6 +63,7 @@ export function StreamViewer({
       onEvent: (event) => setRows((previous) => [...previous, { kind: 'event', event }]),
       onPhase: (next) => {
         setPhase(next);
+        if (next.kind === 'ended') onEnded?.();
         if (next.kind === 'reconnecting' && lostAfter === null) lostAfter = next.after;
         if (next.kind === 'streaming' && lostAfter !== null) {
           const after = lostAfter ?? '(start)';
@@ -75,7 +79,7 @@ export function StreamViewer({
       },
     });
     return () => stop.abort();
-  }, [client, threadId, runId, replay]);
+  }, [client, threadId, runId, replay, onEnded]);
 
   return (
     <section className="stream" aria-labelledby="stream-title">

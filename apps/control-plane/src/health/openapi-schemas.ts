@@ -152,8 +152,13 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { id: { type: 'string' }, type: { type: 'string' } },
-          required: ['id'],
+          properties: {
+            id: { type: 'string' },
+            timestamp: { type: 'string', format: 'date-time' },
+            type: { type: 'string', enum: ['build', 'deploy'] },
+            message: { type: 'string' },
+          },
+          required: ['id', 'timestamp', 'type', 'message'],
         },
       },
     },

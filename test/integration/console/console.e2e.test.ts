@@ -1,0 +1,281 @@
+import { Client } from '@langchain/langgraph-sdk';
+import type { Browser, Page } from 'playwright-core';
+import {
+  OTHER_TENANT_KEY,
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import { chromiumPath, fitsWidth, launchChromium, screenshot } from '../../support/browser.js';
+import {
+  createSourceDeployment,
+  packExample,
+  patchSource,
+  waitForRevision,
+  type Deployment,
+} from '../../support/deployment-flow.js';
+import { startSwitchableProxy, type SwitchableProxy } from '../../support/switchable-proxy.js';
+
+const CHROMIUM = chromiumPath();
+const SECRET_VALUE = 'sk-console-e2e-9f8e7d6c5b4a';
+const ARTIFACTS = 'console';
+
+/** The console in a real Chromium, against a real control plane that deploys the example app. */
+const suite = CHROMIUM ? describe : describe.skip;
+
+if (!CHROMIUM) {
+  if (process.env.CI === 'true') {
+    // CI installs Chromium (.ci/run); without it this suite would pass by proving nothing.
+    throw new Error('Chromium is not installed: apt-get install chromium (or set BERTH_CHROMIUM)');
+  }
+  describe('web console in a browser', () => {
+    it.skip('skipped: no Chromium on this machine (apt-get install chromium, or set BERTH_CHROMIUM)', () => {});
+  });
+  console.warn('The console end-to-end tests were skipped: no Chromium on this machine.');
+}
+
+suite('web console in a browser', () => {
+  let cp: ControlPlaneProcess;
+  let proxy: SwitchableProxy;
+  let browser: Browser;
+  let page: Page;
+  let deployment: Deployment;
+  let firstRevision: string;
+  const pageErrors: string[] = [];
+
+  const runtimeUrl = (): string => `${cp.url}/v2/deployments/${deployment.id}/runtime`;
+  const sdk = (key = cp.apiKey): Client => new Client({ apiUrl: runtimeUrl(), apiKey: key });
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    proxy = await startSwitchableProxy(cp.port);
+    browser = await launchChromium(CHROMIUM ?? '');
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser.close();
+    await proxy.close();
+    await cp.dispose();
+  });
+
+  it('refuses a wrong key with the API detail, and signs in with the keyboard', async () => {
+    await page.goto(`${proxy.url}/`);
+    const key = page.getByLabel(/API key/);
+    await key.fill('not-a-key');
+    await key.press('Enter');
+    await page.getByRole('alert').getByText('401: Invalid API key').waitFor();
+    await screenshot(page, ARTIFACTS, 'sign-in-refused');
+    await key.fill(cp.apiKey);
+    await key.press('Enter');
+    await page.getByRole('heading', { name: 'Deployments' }).waitFor();
+    await page.getByText('No deployments yet').waitFor();
+    // The key is in this tab's session storage, and never in the address.
+    expect(await page.evaluate<string[]>('Object.values(sessionStorage)')).toContain(cp.apiKey);
+    expect(page.url()).not.toContain(cp.apiKey);
+  });
+
+  it('watches a new deployment reach DEPLOYED live on its timeline', async () => {
+    deployment = await createSourceDeployment(cp, 'console-shop');
+    const patched = await patchSource(cp, deployment.id, await packExample());
+    firstRevision = patched.latest_revision_id ?? '';
+    await page.getByRole('link', { name: 'console-shop' }).click();
+    const timeline = page.getByRole('list', { name: 'Revision timeline' });
+    await timeline.getByText('Revision created').waitFor();
+    // Reached without reloading: the page follows the revision while it moves.
+    await timeline.locator('[data-event="RevisionActivated"]').waitFor({ timeout: 120_000 });
+    await timeline
+      .locator('[data-event="RevisionStatusChanged"] .badge', { hasText: 'DEPLOYED' })
+      .waitFor();
+    expect(await page.getByText('by API key key_').count()).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: 'Build log' }).waitFor();
+    await page.locator('pre.log').getByText('Build finished').waitFor();
+    await screenshot(page, ARTIFACTS, 'deployment-timeline');
+  }, 180_000);
+
+  it("shows a PATCH's changed fields, and its secret by name only", async () => {
+    const answer = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+      source_config: { install_command: 'npm install --no-audit' },
+      secrets: [{ name: 'SHOP_TOKEN', value: SECRET_VALUE }],
+    });
+    expect(answer.status).toBe(200);
+    const second = answer.body.latest_revision_id ?? '';
+    expect(second).not.toBe(firstRevision);
+    const timeline = page.getByRole('list', { name: 'Revision timeline' });
+    await timeline
+      .locator('[data-event="DeploymentConfigChanged"]')
+      .getByText('source_config.install_command')
+      .waitFor();
+    await timeline.locator('.timeline-secrets', { hasText: 'SHOP_TOKEN' }).waitFor();
+    await page.locator('.facts').getByText('SHOP_TOKEN').waitFor();
+    expect((await waitForRevision(cp, deployment.id, second)).status).toBe('DEPLOYED');
+    await page
+      .locator(`.revisions li[data-revision-id="${second}"]`)
+      .getByText('live', { exact: true })
+      .waitFor();
+    // The value is nowhere: not in the page, not in what the console was sent.
+    expect(await page.content()).not.toContain(SECRET_VALUE);
+    const history = await cp.api('GET', `/v2/deployments/${deployment.id}/history`);
+    expect(JSON.stringify(history.body)).not.toContain(SECRET_VALUE);
+    await screenshot(page, ARTIFACTS, 'deployment-patched');
+  }, 180_000);
+
+  it('rolls back to the first revision after a confirmation that names it', async () => {
+    const row = page.locator(`.revisions li[data-revision-id="${firstRevision}"]`);
+    await row.getByRole('button', { name: 'Redeploy…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redeploy an earlier revision' });
+    await dialog.getByText(firstRevision).waitFor();
+    await screenshot(page, ARTIFACTS, 'redeploy-confirmation');
+    await dialog.getByRole('button', { name: /^Redeploy 01/ }).click();
+    await row.getByText('live', { exact: true }).waitFor({ timeout: 120_000 });
+    const current = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(current.body.active_revision_id).toBe(firstRevision);
+    await page
+      .getByRole('list', { name: 'Revision timeline' })
+      .locator('[data-event="RevisionRedeployRequested"]')
+      .waitFor();
+  }, 180_000);
+
+  it('answers "what was live at T" from the history', async () => {
+    const history = await cp.api<{ resources: { event: string; recorded_at: string }[] }>(
+      'GET',
+      `/v2/deployments/${deployment.id}/history`,
+    );
+    const created = history.body.resources[0]?.recorded_at ?? '';
+    const input = page.getByLabel('Moment');
+    const before = new Date(new Date(created).getTime() - 60_000);
+    const local = new Date(before.getTime() - before.getTimezoneOffset() * 60_000);
+    await input.fill(local.toISOString().slice(0, 19));
+    await page.getByTestId('live-at-answer').getByText('No revision was live then.').waitFor();
+    const now = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000 + 60_000);
+    await input.fill(now.toISOString().slice(0, 19));
+    await page.getByTestId('live-at-answer').getByText(firstRevision).waitFor();
+  });
+
+  it("reaches the deployment's runtime through the control plane, for its own tenant only", async () => {
+    const assistants = await sdk().assistants.search({ graphId: 'agent' });
+    expect(assistants.map((assistant) => assistant.graph_id)).toEqual(['agent']);
+    const foreign = await fetch(`${runtimeUrl()}/assistants/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': OTHER_TENANT_KEY, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ detail: `Deployment ${deployment.id} not found` });
+    const anonymous = await fetch(`${runtimeUrl()}/assistants/search`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    const unknown = await fetch(`${cp.url}/v2/deployments/${crypto.randomUUID()}/runtime/ok`, {
+      headers: { 'x-api-key': cp.apiKey },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('shows assistants, their versions side by side, and sets the latest', async () => {
+    const client = sdk();
+    const created = await client.assistants.create({
+      graphId: 'agent',
+      name: 'console-assistant',
+      context: { model: 'small' },
+      metadata: { team: 'support' },
+    });
+    await client.assistants.update(created.assistant_id, {
+      context: { model: 'large' },
+      metadata: { team: 'support', tier: 'gold' },
+    });
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
+    await page.getByRole('link', { name: 'console-assistant' }).click();
+    const diff = page.getByRole('table', { name: 'Changes from version 1 to 2' });
+    await diff.waitFor();
+    expect(await diff.locator('tbody tr').allTextContents()).toEqual([
+      'context.modelsmalllarge',
+      'metadata.tier—gold',
+    ]);
+    await screenshot(page, ARTIFACTS, 'assistant-versions');
+    await page.getByRole('button', { name: 'Set latest' }).click();
+    await page.getByRole('row', { name: /^1 / }).getByText('latest').waitFor();
+    expect((await client.assistants.get(created.assistant_id)).version).toBe(1);
+  });
+
+  it('resumes a run stream after the connection is cut, missing nothing', async () => {
+    const client = sdk();
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, 'custom', {
+      input: { steps: 40, delay_ms: 150 },
+      streamMode: ['custom', 'values'],
+      streamResumable: true,
+    });
+    await page.goto(
+      `${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread.thread_id}`,
+    );
+    await page.getByRole('link', { name: run.run_id }).click();
+    const events = page.getByTestId('stream-events').locator('li.event');
+    await events.nth(4).waitFor();
+    await proxy.stop();
+    await page.getByTestId('stream-phase').getByText('Connection lost').waitFor();
+    await screenshot(page, ARTIFACTS, 'stream-cut');
+    await proxy.start();
+    await page.getByTestId('stream-note').getByText('nothing missed').waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('stream-phase')
+      .getByText('The stream ended')
+      .waitFor({ timeout: 60_000 });
+    await page.locator('.page-head .badge', { hasText: 'success' }).waitFor();
+    const shown: (string | null)[] = [];
+    for (const item of await events.all()) shown.push(await item.getAttribute('data-event-id'));
+    const whole: (string | undefined)[] = [];
+    for await (const part of client.runs.joinStream(thread.thread_id, run.run_id, {
+      lastEventId: '-1',
+    })) {
+      whole.push((part as { id?: string }).id);
+    }
+    expect(shown).toEqual(whole);
+    expect(new Set(shown).size).toBe(shown.length);
+    await screenshot(page, ARTIFACTS, 'stream-resumed');
+  }, 120_000);
+
+  it('shows the thread: its state, its checkpoints as a timeline, its runs', async () => {
+    await page.getByRole('link', { name: /← thread/ }).click();
+    await page.getByRole('list', { name: 'Checkpoint timeline' }).locator('li').first().waitFor();
+    await page.getByLabel('Current values').getByText('The sum of 1..40 is 820.').waitFor();
+    await screenshot(page, ARTIFACTS, 'thread');
+  });
+
+  it('is usable at 360 px wide', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    try {
+      await narrow.goto(`${proxy.url}/`);
+      await narrow.getByLabel(/API key/).fill(cp.apiKey);
+      await narrow.getByRole('button', { name: 'Sign in' }).click();
+      await narrow.getByRole('link', { name: 'console-shop' }).waitFor();
+      expect(await fitsWidth(narrow)).toBe(true);
+      await screenshot(narrow, ARTIFACTS, 'deployments-360');
+      await narrow.getByRole('link', { name: 'console-shop' }).click();
+      await narrow.getByRole('list', { name: 'Revision timeline' }).waitFor();
+      expect(await fitsWidth(narrow)).toBe(true);
+      await screenshot(narrow, ARTIFACTS, 'deployment-360');
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('deletes the deployment only once its name is typed', async () => {
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}`);
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete console-shop' });
+    const confirm = dialog.getByRole('button', { name: 'Delete deployment' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type console-shop to confirm').fill('console-sho');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type console-shop to confirm').press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await cp.api('GET', `/v2/deployments/${deployment.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await dialog.getByLabel('Type console-shop to confirm').fill('console-shop');
+    await dialog.getByLabel('Type console-shop to confirm').press('Enter');
+    await page.getByRole('heading', { name: 'Deployments' }).waitFor();
+    const gone = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(gone.status === 404 || gone.body.status === 'AWAITING_DELETE').toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});
