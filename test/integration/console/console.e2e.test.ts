@@ -40,6 +40,7 @@ suite('web console in a browser', () => {
   let page: Page;
   let deployment: Deployment;
   let firstRevision: string;
+  let streamedRun: { thread: string; run: string };
   const pageErrors: string[] = [];
 
   const runtimeUrl = (): string => `${cp.url}/v2/deployments/${deployment.id}/runtime`;
@@ -204,6 +205,7 @@ suite('web console in a browser', () => {
       streamMode: ['custom', 'values'],
       streamResumable: true,
     });
+    streamedRun = { thread: thread.thread_id, run: run.run_id };
     await page.goto(
       `${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread.thread_id}`,
     );
@@ -238,6 +240,55 @@ suite('web console in a browser', () => {
     await page.getByRole('list', { name: 'Checkpoint timeline' }).locator('li').first().waitFor();
     await page.getByLabel('Current values').getByText('The sum of 1..40 is 820.').waitFor();
     await screenshot(page, ARTIFACTS, 'thread');
+  });
+
+  it('replays a finished run from any of its events', async () => {
+    const { thread, run } = streamedRun;
+    await page.goto(
+      `${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread}/runs/${run}`,
+    );
+    await page.getByTestId('stream-phase').getByText('The stream ended').waitFor();
+    const events = page.getByTestId('stream-events').locator('li.event');
+    expect(await events.count()).toBe(45);
+    await page
+      .locator('li.event[data-event-id="10"]')
+      .getByRole('button', { name: 'Replay from here' })
+      .click();
+    await page.getByTestId('stream-note').getByText('Replaying after event 10').waitFor();
+    await page.getByTestId('stream-phase').getByText('The stream ended').waitFor();
+    const ids: (string | null)[] = [];
+    for (const item of await events.all()) ids.push(await item.getAttribute('data-event-id'));
+    expect(ids[0]).toBe('11');
+    expect(ids.at(-1)).toBe('44');
+    expect(ids).toHaveLength(34);
+  });
+
+  it('opens a runtime by its own URL and key', async () => {
+    const url = String(
+      deployment.source_config.custom_url ??
+        (await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`)).body.source_config
+          .custom_url,
+    );
+    await page.goto(`${proxy.url}/#/runtime`);
+    await page.getByLabel('Runtime URL').fill(url);
+    await page.getByLabel('Its API key').fill(cp.apiKey);
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('link', { name: 'Assistants' }).click();
+    await page.getByRole('link', { name: 'console-assistant' }).waitFor();
+    expect(
+      await page.evaluate<string>('sessionStorage.getItem("berth.console.direct-runtime")'),
+    ).toContain(url);
+    expect(page.url()).not.toContain(cp.apiKey);
+  });
+
+  it("shows the API's detail when a page cannot be loaded", async () => {
+    const missing = crypto.randomUUID();
+    await page.goto(`${proxy.url}/#/deployments/${missing}`);
+    const alert = page.getByRole('alert');
+    await alert.getByText(`404: Deployment ${missing} not found`).waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await alert.count()).toBe(1);
+    await screenshot(page, ARTIFACTS, 'not-found');
   });
 
   it('is usable at 360 px wide', async () => {
@@ -276,6 +327,14 @@ suite('web console in a browser', () => {
     await page.getByRole('heading', { name: 'Deployments' }).waitFor();
     const gone = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
     expect(gone.status === 404 || gone.body.status === 'AWAITING_DELETE').toBe(true);
+    // Once deleted, its page still shows its history, which the log keeps.
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}`);
+    await page.getByRole('heading', { name: 'Its history' }).waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('list', { name: 'Revision timeline' })
+      .locator('[data-event="DeploymentDeleted"]')
+      .waitFor({ timeout: 60_000 });
+    await screenshot(page, ARTIFACTS, 'deleted-deployment-history');
     expect(pageErrors).toEqual([]);
   });
 });

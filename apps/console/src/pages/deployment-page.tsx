@@ -87,6 +87,25 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
     null;
   const logsRevision = revisions.data?.resources.find((revision) => revision.id === logsOf);
 
+  if (deployment.error) {
+    // A deleted deployment is gone from the API, but its history stays in the log for auditors.
+    return (
+      <main>
+        <ErrorDetail error={deployment.error} retry={() => void deployment.refetch()} />
+        {history.data ? (
+          <section aria-labelledby="timeline-title">
+            <h2 id="timeline-title">Its history</h2>
+            <LiveAt history={history.data.resources} />
+            <RevisionTimeline items={timeline} />
+          </section>
+        ) : null}
+        <p>
+          <Link href="/">← all deployments</Link>
+        </p>
+      </main>
+    );
+  }
+
   return (
     <main>
       <QueryView query={deployment} what="the deployment">

@@ -9,9 +9,13 @@ export const CONSOLE_DIRECTORY = fileURLToPath(new URL('../../../../console/', i
 /** The console's files are public: they hold no data, and every call they make needs a key. */
 export const CONSOLE_PUBLIC_PATHS = ['/', '/index.html', '/favicon.svg', '/assets/*'];
 
-/** The console may talk to this origin only, and may not be framed by another. */
+/**
+ * The console loads nothing from elsewhere and may not be framed; it calls this origin, and the
+ * runtime an operator opens by its URL.
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
+  "connect-src 'self' http: https:",
   "img-src 'self' data:",
   "style-src 'self'",
   "frame-ancestors 'none'",
