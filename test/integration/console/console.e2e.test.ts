@@ -143,6 +143,8 @@ suite('web console in a browser', () => {
       `/v2/deployments/${deployment.id}/history`,
     );
     const created = history.body.resources[0]?.recorded_at ?? '';
+    // With no moment picked, the answer is now's, and follows the page.
+    await page.getByTestId('live-at-answer').getByText(firstRevision).waitFor();
     const input = page.getByLabel('Moment');
     const before = new Date(new Date(created).getTime() - 60_000);
     const local = new Date(before.getTime() - before.getTimezoneOffset() * 60_000);

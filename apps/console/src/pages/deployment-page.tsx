@@ -80,6 +80,9 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
     },
   });
 
+  // One answer to "which revision is live" on the page: the deployment's, once it is loaded.
+  const isLive = (revision: Revision): boolean =>
+    deployment.data ? deployment.data.active_revision_id === revision.id : revision.active;
   const logsOf =
     shownRevision ??
     deployment.data?.active_revision_id ??
@@ -180,14 +183,14 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
                       <code>{shortId(revision.id)}</code>
                     </button>
                     <StatusBadge status={revision.status} />
-                    {revision.active ? <span className="badge badge-good">live</span> : null}
+                    {isLive(revision) ? <span className="badge badge-good">live</span> : null}
                     <time dateTime={revision.created_at}>
                       {new Date(revision.created_at).toLocaleString()}
                     </time>
                     {revision.status_message ? (
                       <p className="timeline-message">{revision.status_message}</p>
                     ) : null}
-                    {!revision.active ? (
+                    {!isLive(revision) ? (
                       <button type="button" onClick={() => setRedeploying(revision)}>
                         Redeploy…
                       </button>

@@ -1,17 +1,12 @@
 import { useId, useState } from 'react';
 import { liveRevisionAt, type HistoryEntry } from '../domain/history';
 
-/** A `datetime-local` value for a moment, in the browser's time zone. */
-function localInputValue(moment: Date): string {
-  const shifted = new Date(moment.getTime() - moment.getTimezoneOffset() * 60_000);
-  return shifted.toISOString().slice(0, 19);
-}
-
 /** "What was live at time T": pick a moment, see the revision that served then. */
 export function LiveAt({ history }: { readonly history: readonly HistoryEntry[] }) {
-  const [value, setValue] = useState(() => localInputValue(new Date()));
+  // Empty means now: the page follows the deployment, so "now" moves with it.
+  const [value, setValue] = useState('');
   const id = useId();
-  const moment = new Date(value);
+  const moment = value === '' ? new Date() : new Date(value);
   const valid = !Number.isNaN(moment.getTime());
   const live = valid ? liveRevisionAt(history, moment) : null;
   return (
@@ -24,7 +19,10 @@ export function LiveAt({ history }: { readonly history: readonly HistoryEntry[] 
         step={1}
         value={value}
         onChange={(event) => setValue(event.target.value)}
-      />
+      />{' '}
+      <button type="button" disabled={value === ''} onClick={() => setValue('')}>
+        Now
+      </button>
       <p aria-live="polite" data-testid="live-at-answer">
         {!valid ? (
           'Pick a moment.'
