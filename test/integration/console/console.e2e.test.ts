@@ -80,6 +80,8 @@ suite('web console in a browser', () => {
     deployment = await createSourceDeployment(cp, 'console-shop');
     const patched = await patchSource(cp, deployment.id, await packExample());
     firstRevision = patched.latest_revision_id ?? '';
+    await page.getByRole('link', { name: 'console-shop' }).waitFor();
+    await screenshot(page, ARTIFACTS, 'deployments');
     await page.getByRole('link', { name: 'console-shop' }).click();
     const timeline = page.getByRole('list', { name: 'Revision timeline' });
     await timeline.getByText('Revision created').waitFor();
@@ -194,7 +196,11 @@ suite('web console in a browser', () => {
       'metadata.tier—gold',
     ]);
     await screenshot(page, ARTIFACTS, 'assistant-versions');
-    await page.getByRole('button', { name: 'Set latest' }).click();
+    await page.getByRole('row', { name: /^2 / }).getByText('latest').waitFor();
+    await page
+      .getByRole('row', { name: /^1 / })
+      .getByRole('button', { name: 'Set latest' })
+      .click();
     await page.getByRole('row', { name: /^1 / }).getByText('latest').waitFor();
     expect((await client.assistants.get(created.assistant_id)).version).toBe(1);
   });
@@ -203,14 +209,14 @@ suite('web console in a browser', () => {
     const client = sdk();
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, 'custom', {
-      input: { steps: 40, delay_ms: 150 },
+      input: { steps: 40, delay_ms: 300 },
       streamMode: ['custom', 'values'],
       streamResumable: true,
     });
     streamedRun = { thread: thread.thread_id, run: run.run_id };
-    await page.goto(
-      `${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread.thread_id}`,
-    );
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/threads`);
+    await page.getByRole('link', { name: thread.thread_id }).click();
+    await screenshot(page, ARTIFACTS, 'thread-before-run-ends');
     await page.getByRole('link', { name: run.run_id }).click();
     const events = page.getByTestId('stream-events').locator('li.event');
     await events.nth(4).waitFor();
@@ -306,6 +312,17 @@ suite('web console in a browser', () => {
       await narrow.getByRole('list', { name: 'Revision timeline' }).waitFor();
       expect(await fitsWidth(narrow)).toBe(true);
       await screenshot(narrow, ARTIFACTS, 'deployment-360');
+      const { thread, run } = streamedRun;
+      await narrow.goto(
+        `${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread}/runs/${run}`,
+      );
+      await narrow.getByTestId('stream-phase').getByText('The stream ended').waitFor();
+      expect(await fitsWidth(narrow)).toBe(true);
+      await screenshot(narrow, ARTIFACTS, 'run-360');
+      await narrow.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/threads/${thread}`);
+      await narrow.getByRole('list', { name: 'Checkpoint timeline' }).waitFor();
+      expect(await fitsWidth(narrow)).toBe(true);
+      await screenshot(narrow, ARTIFACTS, 'thread-360');
     } finally {
       await narrow.close();
     }

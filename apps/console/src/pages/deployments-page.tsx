@@ -7,6 +7,7 @@ import { StatusBadge } from '../components/status-badge';
 import { Empty, QueryView } from '../components/states';
 import { useSession } from '../session';
 import { shortId } from '../domain/short-id';
+import { Pager } from '../components/pager';
 
 const PAGE_SIZE = 20;
 type Query = NonNullable<components['schemas']['ListDeploymentsQueryDto']>;
@@ -127,25 +128,12 @@ export function DeploymentsPage() {
           )
         }
       </QueryView>
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-        >
-          Previous
-        </button>
-        <span>
-          {offset + 1}–{offset + (deployments.data?.resources.length ?? 0)}
-        </span>
-        <button
-          type="button"
-          disabled={(deployments.data?.resources.length ?? 0) < PAGE_SIZE}
-          onClick={() => setOffset(offset + PAGE_SIZE)}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager
+        offset={offset}
+        pageSize={PAGE_SIZE}
+        shown={deployments.data?.resources.length ?? 0}
+        onOffset={setOffset}
+      />
     </main>
   );
 }

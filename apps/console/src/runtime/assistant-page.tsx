@@ -80,7 +80,7 @@ export function AssistantPage({ assistantId }: { readonly assistantId: string })
                           </label>
                         </td>
                         <td>
-                          {assistant.data?.version === version.version ? (
+                          {!assistant.data ? null : assistant.data.version === version.version ? (
                             <span className="badge badge-good">latest</span>
                           ) : (
                             <button

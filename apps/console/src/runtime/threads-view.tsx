@@ -5,6 +5,7 @@ import type { ThreadStatus } from '@langchain/langgraph-sdk';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, QueryView } from '../components/states';
 import { useRuntime } from './runtime-context';
+import { Pager } from '../components/pager';
 
 const PAGE_SIZE = 20;
 const STATUSES: readonly ThreadStatus[] = ['idle', 'busy', 'interrupted', 'error'];
@@ -93,22 +94,12 @@ export function ThreadsView() {
           )
         }
       </QueryView>
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          disabled={(threads.data?.length ?? 0) < PAGE_SIZE}
-          onClick={() => setOffset(offset + PAGE_SIZE)}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager
+        offset={offset}
+        pageSize={PAGE_SIZE}
+        shown={threads.data?.length ?? 0}
+        onOffset={setOffset}
+      />
     </>
   );
 }
