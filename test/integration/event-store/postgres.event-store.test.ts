@@ -162,15 +162,16 @@ describe('PostgreSQL event store', () => {
     const stream = `cross-${randomUUID()}`;
     await store.append(stream, [anEvent()]);
     const subscription = subscriberStore.subscribeToStream(stream);
-    const [first] = await take(subscription, 1);
-
-    setTimeout(() => void store.append(stream, events(2)), 50);
-    const live = await take(subscription, 2, () => true, 5_000);
-    await subscription.close();
-    await subscriberStore.close();
-
-    expect(first?.streamPosition).toBe(0);
-    expect(live.map((e) => e.streamPosition)).toEqual([1, 2]);
+    try {
+      const [first] = await take(subscription, 1);
+      setTimeout(() => void store.append(stream, events(2)), 50);
+      const live = await take(subscription, 2, () => true, 5_000);
+      expect(first?.streamPosition).toBe(0);
+      expect(live.map((e) => e.streamPosition)).toEqual([1, 2]);
+    } finally {
+      await subscription.close();
+      await subscriberStore.close();
+    }
   });
 
   it('sends no NOTIFY while no other process listens, and notifies again once one says hello', async () => {
@@ -222,6 +223,36 @@ describe('PostgreSQL event store', () => {
     } finally {
       await watcher.end();
       await lonely.close();
+      await alone.drop();
+    }
+  });
+
+  it('tells a newcomer of appends made while its arrival was not yet counted', async () => {
+    const alone = await createTestDatabase('pg_store_newcomer');
+    // It never subscribes, so it hears no hello: only its count, once a second, finds the newcomer.
+    const writer = await PostgresEventStore.connect({
+      connectionString: alone.url,
+      listenerCensusMs: 1_000,
+    });
+    const stream = `newcomer-${randomUUID()}`;
+    try {
+      await writer.append(stream, [anEvent()]);
+      const newcomer = await PostgresEventStore.connect({
+        connectionString: alone.url,
+        pollIntervalMs: 60_000,
+      });
+      try {
+        const subscription = newcomer.subscribeToStream(stream);
+        await take(subscription, 1);
+        const live = take(subscription, 1, () => true, 5_000);
+        await writer.append(stream, [anEvent('Live')]);
+        expect((await live).map((event) => event.type)).toEqual(['Live']);
+        await subscription.close();
+      } finally {
+        await newcomer.close();
+      }
+    } finally {
+      await writer.close();
       await alone.drop();
     }
   });

@@ -53,6 +53,8 @@ export class PostgresAppendChannel {
   private census: NodeJS.Timeout | undefined;
   /** The backend of this process's listening connection, which the count leaves out. */
   private listenerPid = 0;
+  /** Appends went unannounced while this process believed itself alone. */
+  private unannounced = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -64,7 +66,10 @@ export class PostgresAppendChannel {
   announce(notice: AppendNotice): void {
     if (this.closed) return;
     this.countListeners();
-    if (!this.othersListening) return;
+    if (!this.othersListening) {
+      this.unannounced = true;
+      return;
+    }
     this.pending.push(notice);
     if (this.flushTimer) return;
     const wait = Math.max(0, this.lastFlushAt + this.options.coalesceMs - Date.now());
@@ -133,9 +138,10 @@ export class PostgresAppendChannel {
         [LISTENER_NAME, this.listenerPid],
       );
       const others = (rows[0]?.others ?? 1) > 0;
-      if (others || this.heard === heardBefore) this.othersListening = others;
+      if (others) this.othersFound();
+      else if (this.heard === heardBefore) this.othersListening = false;
     } catch (error) {
-      this.othersListening = true;
+      this.othersFound();
       if (!this.closed) this.options.onError(error);
     }
   }
@@ -156,6 +162,18 @@ export class PostgresAppendChannel {
     this.listener = client;
     this.countListeners();
     this.notify(JSON.stringify({ from: this.instanceId, hello: true } satisfies WirePayload));
+  }
+
+  /**
+   * Another process listens. Appends made while this one thought itself alone (a newcomer may
+   * have subscribed just before them) are told as a notice without positions: its subscriptions
+   * read again instead of waiting for their poll.
+   */
+  private othersFound(): void {
+    this.othersListening = true;
+    if (!this.unannounced) return;
+    this.unannounced = false;
+    this.notify(JSON.stringify({ from: this.instanceId } satisfies WirePayload));
   }
 
   private reconnect(broken: pg.Client): void {
@@ -180,7 +198,7 @@ export class PostgresAppendChannel {
     const message = JSON.parse(payload) as WirePayload;
     if (message.from === this.instanceId) return;
     this.heard += 1;
-    this.othersListening = true;
+    this.othersFound();
     if (message.hello) return;
     if (!message.notices) {
       this.signals.publishUnknown();
