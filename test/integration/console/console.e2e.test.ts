@@ -173,6 +173,11 @@ suite('web console in a browser', () => {
       headers: { 'x-api-key': cp.apiKey },
     });
     expect(unknown.status).toBe(404);
+    const malformed = await fetch(`${cp.url}/v2/deployments/not-a-uuid/runtime/ok`, {
+      headers: { 'x-api-key': cp.apiKey },
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ detail: 'Validation failed (uuid is expected)' });
   });
 
   it('shows assistants, their versions side by side, and sets the latest', async () => {

@@ -14,6 +14,8 @@ export interface RuntimeGatewayOptions {
 
 export const RUNTIME_GATEWAY_PREFIX = '/v2/deployments/:deployment_id/runtime';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Headers that belong to the hop from the browser to the control plane. */
 const NOT_FORWARDED = new Set(['host', 'content-length', 'x-tenant-id']);
 
@@ -37,19 +39,23 @@ function statusOf(error: unknown): number | undefined {
  */
 export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGatewayOptions): void {
   app.all(`${RUNTIME_GATEWAY_PREFIX}/*`, async (request: FastifyRequest, reply: FastifyReply) => {
-    const { deployment_id: deploymentId, '*': rest } = request.params as Record<string, string>;
+    const { deployment_id: deploymentId = '' } = request.params as Record<string, string>;
     const caller = request.caller;
     if (!caller) return reply.status(401).send({ detail: 'Missing API key' });
+    if (!UUID.test(deploymentId)) {
+      return reply.status(400).send({ detail: 'Validation failed (uuid is expected)' });
+    }
     let address: RuntimeAddress;
     try {
-      address = await options.addressOf(caller, deploymentId ?? '');
+      address = await options.addressOf(caller, deploymentId);
     } catch (error) {
       const status = statusOf(error);
       if (status === undefined) throw error;
       return reply.status(status).send({ detail: (error as Error).message });
     }
     if ('unreachable' in address) return reply.status(409).send({ detail: address.unreachable });
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    // The path as the client sent it, still encoded: `%2F` in a segment must stay one segment.
+    const runtimePath = request.url.slice(request.url.indexOf('/runtime/') + '/runtime'.length);
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     reply.hijack();
     const response = reply.raw;
@@ -58,7 +64,7 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
         host: '127.0.0.1',
         port: address.port,
         method: request.method,
-        path: `/${rest ?? ''}${query}`,
+        path: runtimePath,
         headers: forwardedHeaders(request.headers, body),
       },
       (answer) => {
