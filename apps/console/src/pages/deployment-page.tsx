@@ -5,7 +5,7 @@ import { dataOf, type Revision } from '../api/control-plane';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { RevisionLogs } from '../components/revision-logs';
 import { RevisionTimeline } from '../components/revision-timeline';
-import { ErrorDetail, QueryView } from '../components/states';
+import { ErrorDetail, Loading, QueryView } from '../components/states';
 import { StatusBadge } from '../components/status-badge';
 import { isSettled, timelineOf } from '../domain/history';
 import { useSession } from '../session';
@@ -105,6 +105,15 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
         <p>
           <Link href="/">← all deployments</Link>
         </p>
+      </main>
+    );
+  }
+
+  // Revisions and history are shown with the deployment, never before it (nor their errors).
+  if (!deployment.data) {
+    return (
+      <main>
+        <Loading what="the deployment" />
       </main>
     );
   }
