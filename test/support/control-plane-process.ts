@@ -12,6 +12,7 @@ import { waitForOk } from './wait-for-ok.js';
 
 const CONTROL_PLANE_MAIN = resolve('dist/apps/control-plane/src/main.js');
 const START_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 60_000;
 export const TEST_API_KEY = 'cp-test-key-0123456789';
 export const TEST_TENANT_ID = '00000000-0000-4000-8000-000000000001';
 export const OTHER_TENANT_ID = '22222222-2222-4222-8222-222222222222';
@@ -110,6 +111,24 @@ export async function startControlPlane(
   const stop = async (): Promise<void> => {
     const done = exited();
     child.kill('SIGTERM');
+    let grace: NodeJS.Timeout | undefined;
+    const hung = await Promise.race([
+      done.then(() => false),
+      new Promise<boolean>((resolve) => {
+        grace = setTimeout(() => {
+          resolve(true);
+        }, STOP_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(grace);
+    if (!hung) return;
+    // A shutdown that hangs is a bug of its own: said loudly, with what the process last logged,
+    // but it must not hold every later test file hostage.
+    console.warn(
+      `The control plane did not stop within ${STOP_GRACE_MS} ms of SIGTERM; killed. Its last log:\n` +
+        readableLogs(output).slice(-4000),
+    );
+    child.kill('SIGKILL');
     await done;
   };
   return {
