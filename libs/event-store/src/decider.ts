@@ -1,20 +1,8 @@
+import type { Decider, DomainEvent } from '#libs/domain';
 import { WrongExpectedPositionError } from './event-store.errors.js';
 import type { AppendResult, EventStore, JsonObject } from './event-store.port.js';
 import { FoldedStreamCache } from './folded-stream-cache.js';
 import { uuidv7 } from './uuid-v7.js';
-
-/** An event as deciders see it: its stored type name and its JSON data. */
-export interface DomainEvent {
-  readonly type: string;
-  readonly data: JsonObject;
-}
-
-/** Pure: no clock, no ids, no I/O. Ids and `now` come in on the command. */
-export interface Decider<State, Command, Event extends DomainEvent> {
-  readonly initialState: State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State): Event[];
-}
 
 export interface CommandOutcome<State, Event> {
   /** The state after the new events. */

@@ -1,9 +1,8 @@
 import type { LogPosition } from './log-position.js';
 import { uuidv7 } from './uuid-v7.js';
 
-export type JsonValue =
-  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export type { JsonObject, JsonValue } from '#libs/domain';
+import type { JsonObject } from '#libs/domain';
 
 /**
  * The position of the last event a writer expects the stream to have.

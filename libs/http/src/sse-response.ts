@@ -2,7 +2,7 @@ import { sseConnectionsOpen } from '#libs/metrics';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { DomainError } from './domain-error.js';
+import { DomainError } from '#libs/domain';
 
 const logger = new Logger('sse');
 

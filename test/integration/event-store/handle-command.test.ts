@@ -7,7 +7,7 @@ import {
   type Decider,
   type ReadStreamOptions,
 } from '#libs/event-store';
-import { conflict } from '#libs/http';
+import { conflict } from '#libs/domain';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 type CounterEvent = { readonly type: 'Added'; readonly data: { by: number; writer: number } };

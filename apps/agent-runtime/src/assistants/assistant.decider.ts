@@ -1,5 +1,4 @@
-import type { Decider, JsonObject } from '#libs/event-store';
-import { conflict, notFound } from '#libs/http';
+import { conflict, notFound, type Decider, type JsonObject } from '#libs/domain';
 import type { AssistantEvent, AssistantVersionData } from './assistant.events.js';
 
 export interface AssistantState {

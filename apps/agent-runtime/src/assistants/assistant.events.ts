@@ -1,4 +1,4 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/domain';
 
 export interface AssistantVersionData extends JsonObject {
   version: number;

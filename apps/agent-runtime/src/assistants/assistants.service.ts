@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { selectFields } from '../common/select-fields.js';
 import { defaultAssistantId, isUuid } from '../common/uuid5.js';

@@ -11,7 +11,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { from, map, of, switchMap, type Observable } from 'rxjs';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { CronsService } from '../crons/crons.service.js';
 import { RunsService } from '../runs/runs.service.js';

@@ -1,5 +1,5 @@
 import { ServiceUnavailableException } from '@nestjs/common';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import type { GraphCatalog } from './runtime-tokens.js';
 
 /** A graph that failed to load answers 503 with the reason it failed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { conflict } from '#libs/http';
+import { conflict } from '#libs/domain';
 import { cronDecider, evolveCron, type CronCommand, type CronState } from './cron.decider.js';
 import type { CronCreatedData, CronEvent } from './cron.events.js';
 import { CronSchedule } from './cron-schedule.js';

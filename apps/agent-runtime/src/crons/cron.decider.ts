@@ -1,5 +1,4 @@
-import type { Decider } from '#libs/event-store';
-import { conflict, notFound } from '#libs/http';
+import { conflict, notFound, type Decider } from '#libs/domain';
 import { CronSchedule } from './cron-schedule.js';
 import type { CronCreatedData, CronEvent, CronSettings } from './cron.events.js';
 

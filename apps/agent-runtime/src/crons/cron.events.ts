@@ -1,4 +1,4 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/domain';
 
 /** What a cron may change after it is made. */
 export type CronSettings = {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
-import { DomainError, notFound, ValidationFailedError } from '#libs/http';
+import { ValidationFailedError } from '#libs/http';
+import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { conflict } from '#libs/http';
+import { conflict } from '#libs/domain';
 import { admitRun } from './run-admission.js';
 import type { MultitaskStrategy, RunCreatedData } from './run.events.js';
 

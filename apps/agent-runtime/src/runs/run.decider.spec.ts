@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError } from '#libs/http';
+import { DomainError } from '#libs/domain';
 import {
   decideRunLifecycle,
   evolveRunLifecycle,

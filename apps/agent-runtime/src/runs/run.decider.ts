@@ -1,4 +1,4 @@
-import { conflict, notFound } from '#libs/http';
+import { conflict, notFound } from '#libs/domain';
 import type { RunCreatedData, RunEvent, RunFinishedData } from './run.events.js';
 
 /** Where a run is in its life, as its stream says. */

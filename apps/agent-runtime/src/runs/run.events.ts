@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/domain';
 import type { Durability } from '../execution/graph-stream.js';
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'timeout';

@@ -17,7 +17,8 @@ import {
 import type { FastifyReply } from 'fastify';
 import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
-import { badRequest, validateEach, ValidationFailedError } from '#libs/http';
+import { validateEach, ValidationFailedError } from '#libs/http';
+import { badRequest } from '#libs/domain';
 import { readRunStream, type StreamStart } from './run-stream-reader.js';
 import { onlyModes } from './stream-mode-filter.js';
 import {

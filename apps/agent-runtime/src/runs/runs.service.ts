@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';

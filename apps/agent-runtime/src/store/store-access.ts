@@ -1,6 +1,6 @@
 import { ForbiddenException, HttpException, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { CUSTOM_AUTH } from '../auth/authorization.interceptor.js';
 import {
   AuthRejection,

@@ -1,4 +1,4 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/domain';
 import type { StoreEvent, StoreVectors } from './store.events.js';
 
 /** What a write needs to know of the item as it stands (from the read model). */

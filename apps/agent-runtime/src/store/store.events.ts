@@ -1,4 +1,4 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/domain';
 
 /** The embeddings of an item, by the JSON path of the text embedded (`$`, `text`, `tags.0`). */
 export type StoreVectors = { [path: string]: number[] };

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { DomainError } from '#libs/http';
+import { DomainError } from '#libs/domain';
 import { RunQueue } from '../runs/run-queue.js';
 import { ThreadsService } from './threads.service.js';
 

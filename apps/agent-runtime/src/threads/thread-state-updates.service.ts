@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventStore, uuidv7, type JsonObject, type JsonValue } from '#libs/event-store';
-import { DomainError } from '#libs/http';
+import { DomainError } from '#libs/domain';
 import { Application } from '../application/application.js';
 import {
   CHECKPOINT_METADATA_PATCHED,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { Application } from '../application/application.js';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import type { ThreadRow } from './thread.entity.js';
 import {
   EMPTY_THREAD_STATE,

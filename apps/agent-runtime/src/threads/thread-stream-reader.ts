@@ -7,7 +7,7 @@ import {
   type LogPosition,
   type RecordedEvent,
 } from '#libs/event-store';
-import { badRequest } from '#libs/http';
+import { badRequest } from '#libs/domain';
 import { toRecord } from '../runs/run-stream-reader.js';
 import { RUN_STREAM_PREFIX } from '../runs/run.events.js';
 import { threadStream } from './thread.events.js';

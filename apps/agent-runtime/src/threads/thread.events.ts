@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/domain';
 import type { ThreadStatus } from './thread.entity.js';
 
 export type ThreadEvent =

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
-import { DomainError, notFound } from '#libs/http';
+import { DomainError, notFound } from '#libs/domain';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';

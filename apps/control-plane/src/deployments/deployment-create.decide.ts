@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '#libs/http';
+import { badRequest, conflict } from '#libs/domain';
 import {
   checkApplicability,
   checkSecretNames,

@@ -1,4 +1,4 @@
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { type DeploymentState } from './deployment.state.js';
 
 export type Addressed = { readonly deployment_id: string; readonly tenant_id: string };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-store';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { deploymentStream, type DeploymentEvent } from './deployment.events.js';
 import type { SealedSecret } from './deployment.types.js';

@@ -1,4 +1,4 @@
-import { badRequest } from '#libs/http';
+import { badRequest } from '#libs/domain';
 import type { DeploymentSource, SourceConfig, SourceRevisionConfig } from './deployment.types.js';
 import type { ResourceSpec } from './resource-spec.js';
 

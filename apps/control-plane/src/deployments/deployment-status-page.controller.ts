@@ -1,7 +1,7 @@
 import { Redirects } from '#libs/http';
 import { Controller, Get, Param, ParseUUIDPipe, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { DeploymentsService } from './deployments.service.js';

@@ -1,5 +1,4 @@
-import type { Decider } from '#libs/event-store';
-import { badRequest, conflict, notFound } from '#libs/http';
+import { badRequest, conflict, notFound, type Decider } from '#libs/domain';
 import type { DeploymentEvent } from './deployment.events.js';
 import {
   findRevision,

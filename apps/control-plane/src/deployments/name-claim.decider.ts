@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Decider } from '#libs/event-store';
-import { conflict } from '#libs/http';
+import { conflict, type Decider } from '#libs/domain';
 
 export type NameClaimEvent =
   | {

@@ -2,7 +2,7 @@ import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import { DataSource, type Repository } from 'typeorm';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { DeploymentEntity, type DeploymentRow } from '../deployments/deployment.entity.js';
 import { DeploymentsService } from '../deployments/deployments.service.js';
 import { ReadModelFreshness } from '#libs/persistence';

@@ -1,4 +1,4 @@
-import { badRequest } from '#libs/http';
+import { badRequest } from '#libs/domain';
 
 /** The protocols git may use for a tenant's repository unless local sources are allowed. */
 export const REMOTE_GIT_PROTOCOLS = 'https:http:ssh:git';

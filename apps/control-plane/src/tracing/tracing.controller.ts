@@ -22,7 +22,7 @@ import {
   IsUUID,
   ValidateNested,
 } from 'class-validator';
-import { DomainError } from '#libs/http';
+import { DomainError } from '#libs/domain';
 import { PageQueryDto } from '../deployments/deployments.dto.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';

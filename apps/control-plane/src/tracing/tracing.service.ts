@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type Repository } from 'typeorm';
-import { notFound } from '#libs/http';
+import { notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { PG_POOL } from '../control-plane.tokens.js';
 import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';

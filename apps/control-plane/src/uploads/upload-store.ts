@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { uuidv7 } from '#libs/event-store';
-import { badRequest, conflict } from '#libs/http';
+import { badRequest, conflict } from '#libs/domain';
 import { ArchiveEntryCounter, DEFAULT_MAX_ENTRIES } from '#libs/source-archive';
 
 const URL_LIFETIME_MS = 60 * 60 * 1000;

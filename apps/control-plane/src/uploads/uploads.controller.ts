@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { DomainError } from '#libs/http';
+import { DomainError } from '#libs/domain';
 import { UPLOAD_CONTENT_TYPES } from './upload-body-parser.js';
 import { UploadStore, type ReceivedUpload } from './upload-store.js';
 

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { DomainError, type DomainErrorCode } from '#libs/http';
+import { DomainError, foldEvents, type DomainErrorCode } from '#libs/domain';
 import type { DeploymentCommand, ListenerInfo } from '../deployment.commands.js';
 import { deploymentDecider } from '../deployment.decider.js';
 import type { DeploymentEvent, RevisionCreatedData } from '../deployment.events.js';
@@ -93,10 +93,7 @@ export function patch(overrides: Partial<PatchCommand> = {}): PatchCommand {
 }
 
 export function given(events: readonly DeploymentEvent[]): DeploymentState {
-  return events.reduce(
-    (state, event) => deploymentDecider.evolve(state, event),
-    deploymentDecider.initialState,
-  );
+  return foldEvents(deploymentDecider, events);
 }
 
 export function decide(command: DeploymentCommand, state: DeploymentState): DeploymentEvent[] {

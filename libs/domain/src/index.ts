@@ -1,0 +1,3 @@
+export * from './domain-error.js';
+export * from './decider.js';
+export * from './decider-specification.js';
