@@ -15,6 +15,19 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   decide(command: Command, state: State): Event[];
 }
 
+/**
+ * A stored event (its type name and data) as a decider sees it. A stream holds only its own
+ * aggregate's events, so the type is trusted here, in this one place.
+ */
+// The caller names its aggregate's event type: this is the one place a stored event is trusted.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
+export function domainEventOf<Event extends DomainEvent>(stored: {
+  readonly type: string;
+  readonly data: JsonObject;
+}): Event {
+  return { type: stored.type, data: stored.data } as Event;
+}
+
 /** The state a history of events folds to. */
 export function foldEvents<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,

@@ -1,7 +1,7 @@
-import type { Decider, DomainEvent } from '#libs/domain';
+import { domainEventOf, type Decider, type DomainEvent } from '#libs/domain';
 import { WrongExpectedPositionError } from './event-store.errors.js';
 import type { AppendResult, EventStore, JsonObject } from './event-store.port.js';
-import { FoldedStreamCache } from './folded-stream-cache.js';
+import { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';
 import { uuidv7 } from './uuid-v7.js';
 
 export interface CommandOutcome<State, Event> {
@@ -20,6 +20,27 @@ function backOff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * ceilingMs));
 }
 
+type Evolving<State, Event extends DomainEvent> = Pick<
+  Decider<State, never, Event>,
+  'initialState' | 'evolve'
+>;
+
+/** Reads a whole stream and folds it: the state and the position of its last event (-1: none). */
+export async function foldStream<State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Evolving<State, Event>,
+): Promise<FoldedStream<State>> {
+  const events = await store.readStream(streamId);
+  return {
+    state: events.reduce(
+      (state, event) => decider.evolve(state, domainEventOf<Event>(event)),
+      decider.initialState,
+    ),
+    position: events.at(-1)?.streamPosition ?? -1,
+  };
+}
+
 /** A cache of a decider's folds: a command then reads only what was appended since the last. */
 export function foldCacheOf<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
@@ -27,7 +48,7 @@ export function foldCacheOf<State, Command, Event extends DomainEvent>(
 ): FoldedStreamCache<State> {
   return new FoldedStreamCache<State>(
     decider.initialState,
-    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as Event),
+    (state, event) => decider.evolve(state, domainEventOf<Event>(event)),
     maxStreams,
   );
 }

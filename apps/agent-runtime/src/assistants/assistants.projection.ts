@@ -1,3 +1,4 @@
+import { domainEventOf } from '#libs/domain';
 import type { Projection, RecordedEvent } from '#libs/event-store';
 import {
   activeVersion,
@@ -55,5 +56,5 @@ export const assistantsProjection: Projection<AssistantRow> = {
   keyOf: (event: RecordedEvent) =>
     ASSISTANT_EVENTS.has(event.type) ? event.streamId.slice('assistant-'.length) : undefined,
   evolve: (row, event) =>
-    rowOf(evolveAssistant(stateOf(row), { type: event.type, data: event.data } as AssistantEvent)),
+    rowOf(evolveAssistant(stateOf(row), domainEventOf<AssistantEvent>(event))),
 };

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { EventStore, foldStream, handleCommand, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/domain';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { selectFields } from '../common/select-fields.js';
@@ -167,12 +167,7 @@ export class AssistantsService {
   }
 
   private async fold(assistantId: string): Promise<AssistantState> {
-    const events = await this.store.readStream(assistantStream(assistantId));
-    return events.reduce(
-      (state, event) =>
-        assistantDecider.evolve(state, { type: event.type, data: event.data } as never),
-      assistantDecider.initialState,
-    );
+    return (await foldStream(this.store, assistantStream(assistantId), assistantDecider)).state;
   }
 
   private async execute(assistantId: string, command: AssistantCommand): Promise<AssistantState> {

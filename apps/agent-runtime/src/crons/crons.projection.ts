@@ -1,3 +1,4 @@
+import { domainEventOf } from '#libs/domain';
 import type { Projection, RecordedEvent } from '#libs/event-store';
 import { CRON_EVENT_TYPES, type CronEvent } from './cron.events.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
@@ -66,5 +67,5 @@ export const cronsProjection: Projection<CronRow> = {
   key: 'cron_id',
   eventTypes: CRON_EVENT_TYPES,
   keyOf: cronIdOf,
-  evolve: (row, event) => evolveCronRow(row, { type: event.type, data: event.data } as CronEvent),
+  evolve: (row, event) => evolveCronRow(row, domainEventOf<CronEvent>(event)),
 };

@@ -1,8 +1,8 @@
+import { domainEventOf, notFound } from '#libs/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
-import { notFound } from '#libs/domain';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
@@ -280,7 +280,7 @@ export class RunsService {
       direction: 'backwards',
       maxCount: 1,
     });
-    const lifecycle = lifecycleFromLast(last && ({ type: last.type, data: last.data } as RunEvent));
+    const lifecycle = lifecycleFromLast(last && domainEventOf<RunEvent>(last));
     const events = decideRunLifecycle({ kind: 'delete', at: now }, lifecycle);
     await this.store.append(runStream(runId), withLifecycleIds(runId, events), {
       expectedPosition: last?.streamPosition ?? 'no_stream',

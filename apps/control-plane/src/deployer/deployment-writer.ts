@@ -1,7 +1,7 @@
-import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { EventStore, foldStream, handleCommand, type JsonObject } from '#libs/event-store';
 import type { DeploymentCommand } from '../deployments/deployment.commands.js';
 import { deploymentDecider } from '../deployments/deployment.decider.js';
-import { deploymentStream, type DeploymentEvent } from '../deployments/deployment.events.js';
+import { deploymentStream } from '../deployments/deployment.events.js';
 import {
   TERMINAL_REVISION_STATUSES,
   type DeploymentState,
@@ -16,12 +16,7 @@ export class DeploymentWriter {
   constructor(private readonly store: EventStore) {}
 
   async load(deploymentId: string): Promise<DeploymentState> {
-    const events = await this.store.readStream(deploymentStream(deploymentId));
-    return events.reduce(
-      (state, event) =>
-        deploymentDecider.evolve(state, { type: event.type, data: event.data } as DeploymentEvent),
-      deploymentDecider.initialState,
-    );
+    return (await foldStream(this.store, deploymentStream(deploymentId), deploymentDecider)).state;
   }
 
   async command(deploymentId: string, command: DeploymentCommand): Promise<DeploymentState> {

@@ -1,6 +1,6 @@
+import { domainEventOf, notFound } from '#libs/domain';
 import { Injectable } from '@nestjs/common';
 import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-store';
-import { notFound } from '#libs/domain';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { deploymentStream, type DeploymentEvent } from './deployment.events.js';
 import type { SealedSecret } from './deployment.types.js';
@@ -48,7 +48,7 @@ function changesOf(event: DeploymentEvent): JsonObject {
 }
 
 function entryOf(recorded: RecordedEvent): HistoryEntry {
-  const event = { type: recorded.type, data: recorded.data } as DeploymentEvent;
+  const event = domainEventOf<DeploymentEvent>(recorded);
   const revisionId = recorded.data.revision_id;
   const actor = recorded.metadata.actor;
   return {

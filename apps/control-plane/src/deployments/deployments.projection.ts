@@ -1,3 +1,4 @@
+import { domainEventOf } from '#libs/domain';
 import type { Projection, RecordedEvent } from '#libs/event-store';
 import { evolveDeployment, initialDeploymentState } from './deployment.evolve.js';
 import { DEPLOYMENT_STREAM_PREFIX, type DeploymentEvent } from './deployment.events.js';
@@ -28,9 +29,6 @@ export const deploymentsProjection: Projection<DeploymentRow> = {
       : undefined,
   evolve: (row, event) =>
     rowOf(
-      evolveDeployment(row?.state ?? initialDeploymentState, {
-        type: event.type,
-        data: event.data,
-      } as DeploymentEvent),
+      evolveDeployment(row?.state ?? initialDeploymentState, domainEventOf<DeploymentEvent>(event)),
     ),
 };
