@@ -36,10 +36,7 @@ export default {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: [
-        '<rootDir>/test/integration/**/*.test.ts',
-        '<rootDir>/{apps,libs}/**/*.int-spec.ts',
-      ],
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/dist/test/support/global-setup.js',
       globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
     },

@@ -19,7 +19,7 @@ import {
   type StreamedEvent,
 } from '../graph-stream.js';
 
-/* Graphs, configs and helpers shared by the stream specs (graph-stream.spec and .int-spec). */
+/* Graphs, configs and helpers shared by the stream specs (graph-stream.spec, and the reference check in test/integration). */
 
 export const RUN_ID = '01a20200-cc42-74d6-816e-706d7f19e612';
 export const THREAD_ID = '01a20200-cbd6-764f-a647-344b4c724942';

@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { dirname, join } from 'node:path';
-import { INSTALL_TIMEOUT_MS, installOfficialCli } from '../../../../test/support/official-cli.js';
-import { STREAM_MODES, type GraphCommand, type StreamMode } from './graph-stream.js';
+import { INSTALL_TIMEOUT_MS, installOfficialCli } from '../../support/official-cli.js';
+import {
+  STREAM_MODES,
+  type GraphCommand,
+  type StreamMode,
+} from '../../../apps/agent-runtime/src/execution/graph-stream.js';
 import {
   HUMAN_HI,
   RUN_ID,
@@ -13,7 +17,7 @@ import {
   runConfig,
   runRequest,
   serverConfig,
-} from './testing/graph-stream-fixtures.js';
+} from '../../../apps/agent-runtime/src/execution/testing/graph-stream-fixtures.js';
 
 /**
  * The reference server's `streamState` (of `@langchain/langgraph-api`, which the official CLI

@@ -6,7 +6,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './embedded-postgres.server.js';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresServer,
+} from '../../../libs/database/src/embedded-postgres.server.js';
 
 const TIMEOUT_MS = 120_000;
 
