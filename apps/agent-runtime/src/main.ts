@@ -23,7 +23,7 @@ import { watchSources } from './application/source-watcher.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { RunExecutor } from './runs/run-executor.js';
-import { runHasFinished, RunListeners } from './runs/run-log.js';
+import { runHasFinished, RunObservers } from './runs/run-log.js';
 import { measureRunQueue, RunMetrics } from './runs/run-metrics.js';
 import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metrics';
 import { RunQueue } from './runs/run-queue.js';
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const persistence = await openRuntimePersistence(config, onError);
   for (const runner of persistence.runners) runner.start();
   const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
-  const runListener = new RunListeners(tracing ? [new RunMetrics(), tracing] : [new RunMetrics()]);
+  const runObserver = new RunObservers(tracing ? [new RunMetrics(), tracing] : [new RunMetrics()]);
   observeEventLog(persistence.eventStore, persistence.runners);
   measureRunQueue(persistence.pool);
   const application = await Application.open(
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       application,
       queue,
       signals,
-      runFinished: runListener,
+      runFinished: runObserver,
       threadSweepSeconds: config.threadSweepSeconds,
       storeSweepSeconds: config.storeSweepSeconds,
       cronPollSeconds: config.cronPollSeconds,
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
             defaultTimeoutSeconds: config.runTimeoutSeconds,
             langgraphVersion: application.langgraphVersion,
           },
-          runListener,
+          runObserver,
         ),
         signals,
         {

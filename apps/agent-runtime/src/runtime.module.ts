@@ -11,7 +11,7 @@ import { AuthorizationInterceptor, CUSTOM_AUTH } from './auth/authorization.inte
 import type { CustomAuth } from './auth/custom-auth.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ReadModelFreshness } from '#libs/persistence';
-import { NoRunListener, RunListener } from './runs/run-log.js';
+import { NoRunObserver, RunObserver } from './runs/run-log.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
@@ -36,7 +36,7 @@ export interface RuntimeParts {
   readonly queue: RunQueue;
   readonly signals: RunSignals;
   /** Told of every run whose outcome the API records (a pending run cancelled). */
-  readonly runFinished?: RunListener;
+  readonly runFinished?: RunObserver;
   readonly threadSweepSeconds: number;
   /** Store items whose TTL ran out are deleted this often, unless `store.ttl` says (60 s). */
   readonly storeSweepSeconds?: number;
@@ -69,8 +69,8 @@ export class RuntimeModule {
         { provide: RunQueue, useValue: parts.queue },
         { provide: RunSignals, useValue: parts.signals },
         {
-          provide: RunListener,
-          useValue: parts.runFinished ?? new NoRunListener(),
+          provide: RunObserver,
+          useValue: parts.runFinished ?? new NoRunObserver(),
         },
         AssistantsService,
         AssistantGraphs,

@@ -18,7 +18,7 @@ import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metr
 import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
-import { LocalListener } from './deployer/local-listener.js';
+import { DeploymentReconciler } from './deployer/deployment-reconciler.js';
 import { CommandRegistry } from './deployer/command-registry.js';
 import { SourceBuilder } from './deployer/source-builder.js';
 import { buildsDirectory, openPlatformResources } from './platform-resources.js';
@@ -100,8 +100,8 @@ async function main(): Promise<void> {
   );
   const consoleServed = await serveConsole(app.getHttpAdapter().getInstance());
   await app.listen({ port: config.port, host: config.host });
-  const listener = config.localListener
-    ? new LocalListener({
+  const reconciler = config.localListener
+    ? new DeploymentReconciler({
         config,
         store: resources.eventStore,
         pool: resources.pool,
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
         },
       })
     : undefined;
-  listener?.start();
+  reconciler?.start();
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: stopping`);
-    await listener?.stop();
+    await reconciler?.stop();
     await app.close();
     await resources.close();
     process.exit(0);

@@ -11,11 +11,11 @@ import { rollBackThread } from './run-rollback.js';
 import { runInRequest } from '#libs/logging';
 import {
   ensureRunCreated,
-  NoRunListener,
+  NoRunObserver,
   recordRunFinished,
   runProgress,
   type RunProgress,
-  type RunListener,
+  type RunObserver,
 } from './run-log.js';
 import type { ClaimedRun, RunQueue } from './run-queue.js';
 import type { RunSignals } from './run-signals.js';
@@ -65,7 +65,7 @@ export class RunExecutor {
     private readonly queue: RunQueue,
     private readonly signals: RunSignals,
     private readonly options: RunExecutorOptions,
-    private readonly runListener: RunListener = new NoRunListener(),
+    private readonly runObserver: RunObserver = new NoRunObserver(),
   ) {}
 
   async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
@@ -120,7 +120,7 @@ export class RunExecutor {
         progress.lifecycle,
       );
       await writer.append(withLifecycleIds(run.run_id, started));
-      this.runListener.runStarted(run, claimed.attempt, startedAt);
+      this.runObserver.runStarted(run, claimed.attempt, startedAt);
       const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
       const outcome = await this.attempt(claimed, writer, stop.signal);
       await this.finish(claimed, writer, lifecycle, outcome, startedAt);
@@ -254,7 +254,7 @@ export class RunExecutor {
       (events) => writer.append(events),
       lifecycle,
       { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
-      this.runListener,
+      this.runObserver,
     );
     await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));

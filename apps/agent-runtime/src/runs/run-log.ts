@@ -71,46 +71,46 @@ export interface FinishedRun {
 }
 
 /** Told of the attempts this process starts and the runs it finishes. Must neither throw nor block. */
-export abstract class RunListener {
+export abstract class RunObserver {
   abstract runFinished(run: FinishedRun): void;
 
   /** An attempt of `run` started here. */
   runStarted(_run: RunCreatedData, _attempt: number, _startedAt: string): void {
-    // Most listeners only care how runs end.
+    // Most observers only care how runs end.
   }
 }
 
-/** Tells each listener in turn; one that throws does not keep the others from hearing. */
-export class RunListeners extends RunListener {
-  constructor(private readonly listeners: readonly RunListener[]) {
+/** Tells each observer in turn; one that throws does not keep the others from hearing. */
+export class RunObservers extends RunObserver {
+  constructor(private readonly observers: readonly RunObserver[]) {
     super();
   }
 
   runFinished(run: FinishedRun): void {
-    this.tellEach((listener) => {
-      listener.runFinished(run);
+    this.tellEach((observer) => {
+      observer.runFinished(run);
     });
   }
 
   override runStarted(run: RunCreatedData, attempt: number, startedAt: string): void {
-    this.tellEach((listener) => {
-      listener.runStarted(run, attempt, startedAt);
+    this.tellEach((observer) => {
+      observer.runStarted(run, attempt, startedAt);
     });
   }
 
-  private tellEach(tell: (listener: RunListener) => void): void {
-    for (const listener of this.listeners) {
+  private tellEach(tell: (observer: RunObserver) => void): void {
+    for (const observer of this.observers) {
       try {
-        tell(listener);
+        tell(observer);
       } catch {
-        // A listener never fails a run whose outcome is already in the log.
+        // An observer never fails a run whose outcome is already in the log.
       }
     }
   }
 }
 
-/** The listener when nobody listens. */
-export class NoRunListener extends RunListener {
+/** The observer when nobody observes. */
+export class NoRunObserver extends RunObserver {
   runFinished(): void {
     // Nothing to tell.
   }
@@ -118,14 +118,14 @@ export class NoRunListener extends RunListener {
 
 /**
  * Decides a run's outcome on its lifecycle (with `RunDeleted` for a rollback), appends it through
- * `append`, then tells `listener`: the one place every path (a worker's outcome, a pending run
+ * `append`, then tells `observer`: the one place every path (a worker's outcome, a pending run
  * cancelled, stateless or not) records how a run ended.
  */
 export async function recordRunFinished(
   append: (events: readonly EventToAppend[]) => Promise<unknown>,
   lifecycle: RunLifecycle,
   run: FinishedRun & { readonly rolledBack: boolean },
-  listener: RunListener,
+  observer: RunObserver,
 ): Promise<void> {
   const events = decideRunLifecycle(
     { kind: 'finish', finished: run.finished, alsoDelete: run.rolledBack },
@@ -134,8 +134,8 @@ export async function recordRunFinished(
   if (events.length === 0) return;
   await append(withLifecycleIds(run.finished.run_id, events));
   try {
-    listener.runFinished(run);
+    observer.runFinished(run);
   } catch {
-    // A listener never fails a run whose outcome is already in the log.
+    // An observer never fails a run whose outcome is already in the log.
   }
 }

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Pool } from 'pg';
 import { LATENCY_BUCKETS, metricsRegistry } from '#libs/metrics';
-import { RunListener, type FinishedRun } from './run-log.js';
+import { RunObserver, type FinishedRun } from './run-log.js';
 import type { RunCreatedData } from './run.events.js';
 
 const runsStarted = new Counter({
@@ -34,7 +34,7 @@ const queueWait = new Histogram({
 });
 
 /** Counts and times the runs this process finishes. */
-export class RunMetrics extends RunListener {
+export class RunMetrics extends RunObserver {
   runFinished({ finished, startedAt }: FinishedRun): void {
     runsFinished.inc({ status: finished.status });
     if (startedAt) {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RunListener, type FinishedRun } from './run-log.js';
+import { RunObserver, type FinishedRun } from './run-log.js';
 
 /** One finished run as the tracing endpoint receives it, in `{"runs": [...]}`. */
 export interface RunTrace {
@@ -70,7 +70,7 @@ const REFUSED_STATUSES = new Set([400, 413, 422]);
  * `maxPending` of them. Reporting never blocks or fails a run; `close` sends what is left,
  * waiting a bounded time.
  */
-export class RunTraceReporter extends RunListener {
+export class RunTraceReporter extends RunObserver {
   private readonly endpoint: string;
   private readonly token: string;
   private readonly flushDelayMs: number;

@@ -10,7 +10,7 @@ import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
-import { ensureRunCreated, recordRunFinished, RunListener } from './run-log.js';
+import { ensureRunCreated, recordRunFinished, RunObserver } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from './run-queue.js';
 import { RunSignals } from './run-signals.js';
@@ -52,7 +52,7 @@ export class RunsService {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(RunSignals) private readonly signals: RunSignals,
-    @Inject(RunListener) private readonly finishedListener: RunListener,
+    @Inject(RunObserver) private readonly runObserver: RunObserver,
   ) {}
 
   /** Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread. */
@@ -268,7 +268,7 @@ export class RunsService {
           }),
         lifecycle,
         { created: outcome.payload, finished, startedAt: null, rolledBack: action === 'rollback' },
-        this.finishedListener,
+        this.runObserver,
       );
     }
   }

@@ -11,7 +11,7 @@ import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
 
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
 
-/** How the listener reads a deployment and records what it did, as the local listener. */
+/** How the reconciler reads a deployment and records what it did, as the local listener. */
 export class DeploymentWriter {
   constructor(private readonly store: EventStore) {}
 

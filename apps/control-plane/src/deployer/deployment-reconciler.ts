@@ -23,7 +23,7 @@ const RETRY_MS = 2_000;
 export const deploymentDatabaseName = (deploymentId: string): string =>
   `berth_deployment_${deploymentId.replace(/-/g, '')}`;
 
-export interface LocalListenerDeps {
+export interface DeploymentReconcilerDeps {
   readonly config: ControlPlaneConfig;
   readonly store: EventStore;
   readonly pool: pg.Pool;
@@ -42,12 +42,12 @@ export interface LocalListenerDeps {
 }
 
 /**
- * The built-in listener. It follows the log and brings each deployment to what its events ask
+ * The reconcile loop, doing the built-in local listener's work. It follows the log and brings each deployment to what its events ask
  * for: a database and a port, then each requested revision rolled out (revision-rollout.ts), and
  * at the end its tear-down. Everything it does is an event, so a restart resumes from the log.
  * One control plane at a time holds the leader lock and does this work.
  */
-export class LocalListener {
+export class DeploymentReconciler {
   private readonly runtimes = new DeploymentRuntimes();
   private readonly writer: DeploymentWriter;
   private readonly rollout: RevisionRollout;
@@ -62,7 +62,7 @@ export class LocalListener {
   private following: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly deps: LocalListenerDeps) {
+  constructor(private readonly deps: DeploymentReconcilerDeps) {
     this.writer = new DeploymentWriter(deps.store);
     this.rollout = new RevisionRollout({
       ...deps,
