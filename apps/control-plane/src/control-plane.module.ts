@@ -9,11 +9,12 @@ import { DeploymentStatusPageController } from './deployments/deployment-status-
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
 import { HealthController } from './health/health.controller.js';
-import { GitHostIntegrations } from './integrations/git-host-integrations.js';
+import { GitHostIntegrations } from './tenancy/git-host-integrations.js';
 import { GitHostController } from './integrations/git-host.controller.js';
+import { GitPushService } from './integrations/git-push.service.js';
 import { ListenerDirectory } from './listeners/listener-directory.js';
 import { ListenersController } from './listeners/listeners.controller.js';
-import { ProjectLogsController } from './logs/project-logs.controller.js';
+import { ProjectLogsController } from './deployments/project-logs.controller.js';
 import { RevisionLogs } from './logs/revision-logs.js';
 import type { PlatformResources } from './platform-resources.js';
 import { SecretVault } from './secrets/secret-vault.js';
@@ -52,6 +53,7 @@ export class ControlPlaneModule {
         { provide: UploadStore, useValue: resources.uploads },
         { provide: TracingTokens, useValue: resources.tracingTokens },
         GitHostIntegrations,
+        GitPushService,
         ListenerDirectory,
         DeploymentsService,
         DeploymentHistory,

@@ -17,7 +17,8 @@ import { nextRequested, type DeploymentWriter } from './deployment-writer.js';
 import { ephemeralPort } from './free-port.js';
 import type { RuntimeProcess } from './runtime-process.js';
 import type { SourceBuilder } from './source-builder.js';
-import { HostDetails, PLATFORM_ROOT } from '../logs/host-details.js';
+import { HostDetails } from '../logs/host-details.js';
+import { PLATFORM_ROOT } from '../platform-paths.js';
 
 const READY_TIMEOUT_MS = 90_000;
 const KEPT_BUILDS = 5;

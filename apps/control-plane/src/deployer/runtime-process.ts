@@ -1,13 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { RUNTIME_SCRIPT } from '../platform-paths.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 
-/** The agent runtime's built entry point, beside the control plane's in dist/. */
-export const RUNTIME_SCRIPT = fileURLToPath(
-  new URL('../../../agent-runtime/src/main.js', import.meta.url),
-);
 const STOP_GRACE_MS = 15_000;
 const EARLY_LINES = 200;
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-store';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { deploymentStream, type DeploymentEvent } from './deployment.events.js';
-import type { SealedSecret } from './deployment.types.js';
+import type { SealedSecret } from '../secrets/sealed-secret.js';
 
 export type HistoryEntry = {
   seq: number;

@@ -1,13 +1,11 @@
+import type { SealedSecret } from '../secrets/sealed-secret.js';
+import type { ListenerInfo } from '../listeners/listener-info.js';
 import { type SourceConfigInput, type SourceRevisionConfigInput } from './deployment-rules.js';
 import {
   type DeploymentSource,
   type RevisionStatus,
-  type SealedSecret,
   type SecretReference,
 } from './deployment.types.js';
-
-/** The listener a request names, as the caller found it; null when no such listener exists. */
-export type ListenerInfo = { id: string; compute_type: 'local' | 'cluster' } | null;
 
 export type SecretsChange = { sealed: SealedSecret[]; changed: string[] };
 

@@ -10,6 +10,9 @@ export type DeploymentRow = {
   deployment_type: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The repository and branch whose pushes build a new revision; null unless build_on_push. */
+  push_repo_url: string | null;
+  push_repo_ref: string | null;
   /** The whole folded state; responses are derived from it. */
   state: DeploymentState;
 };
@@ -25,6 +28,8 @@ export const DeploymentEntity = new EntitySchema<DeploymentRow>({
     deployment_type: { type: 'text', nullable: true },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
+    push_repo_url: { type: 'text', nullable: true },
+    push_repo_ref: { type: 'text', nullable: true },
     state: { type: 'jsonb' },
   },
 });
@@ -46,6 +51,20 @@ export const DEPLOYMENT_MIGRATIONS: readonly Migration[] = [
       );
       create index deployments_tenant_created on deployments (tenant_id, created_at desc);
       create index deployments_tenant_name on deployments (tenant_id, name);
+    `,
+  },
+  {
+    version: 1102,
+    name: 'deployments_push_followers',
+    sql: `
+      alter table deployments add column push_repo_url text, add column push_repo_ref text;
+      update deployments
+        set push_repo_url = state->'source_config'->>'repo_url',
+            push_repo_ref = state->'source_revision_config'->>'repo_ref'
+        where state->>'source' = 'git_host'
+          and (state->'source_config'->>'build_on_push')::boolean;
+      create index deployments_push_followers on deployments (tenant_id, push_repo_url, push_repo_ref)
+        where push_repo_url is not null;
     `,
   },
 ];

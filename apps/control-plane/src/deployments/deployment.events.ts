@@ -1,8 +1,8 @@
+import type { SealedSecret } from '../secrets/sealed-secret.js';
 import type {
   DeploymentSource,
   DeploymentStatus,
   RevisionStatus,
-  SealedSecret,
   SecretReference,
   SourceConfig,
   SourceRevisionConfig,

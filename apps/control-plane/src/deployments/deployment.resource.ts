@@ -2,8 +2,44 @@ import type { DeploymentState, RevisionState } from './deployment.state.js';
 import { SECRET_MASK } from '../logs/secret-masker.js';
 
 /** Secret values never leave the platform: responses carry only their names. */
+export type MaskedSecret = { readonly name: string; readonly value: typeof SECRET_MASK };
 
-export function toDeploymentResource(state: DeploymentState): object {
+export interface DeploymentResource {
+  readonly id: DeploymentState['deployment_id'];
+  readonly tenant_id: DeploymentState['tenant_id'];
+  readonly name: string;
+  readonly source: DeploymentState['source'];
+  readonly source_config: DeploymentState['source_config'];
+  readonly source_revision_config: DeploymentState['source_revision_config'];
+  readonly secrets: MaskedSecret[];
+  readonly secret_references: DeploymentState['secret_references'];
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly status: DeploymentState['status'];
+  readonly latest_revision_id: string | null;
+  readonly active_revision_id: string | null;
+  readonly image_version: null;
+}
+
+export interface RevisionResource {
+  readonly id: string;
+  readonly deployment_id: DeploymentState['deployment_id'];
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly status: RevisionState['status'];
+  readonly status_message: RevisionState['status_message'];
+  readonly source: RevisionState['source'];
+  readonly source_revision_config: RevisionState['source_revision_config'];
+  readonly resource_spec: RevisionState['resource_spec'];
+  readonly secrets: MaskedSecret[];
+  readonly trigger: RevisionState['trigger'];
+  readonly active: boolean;
+}
+
+const masked = (secrets: readonly { name: string }[]): MaskedSecret[] =>
+  secrets.map((secret) => ({ name: secret.name, value: SECRET_MASK }));
+
+export function toDeploymentResource(state: DeploymentState): DeploymentResource {
   return {
     id: state.deployment_id,
     tenant_id: state.tenant_id,
@@ -11,7 +47,7 @@ export function toDeploymentResource(state: DeploymentState): object {
     source: state.source,
     source_config: state.source_config,
     source_revision_config: state.source_revision_config,
-    secrets: state.secrets.map((secret) => ({ name: secret.name, value: SECRET_MASK })),
+    secrets: masked(state.secrets),
     secret_references: state.secret_references,
     created_at: state.created_at,
     updated_at: state.updated_at,
@@ -22,7 +58,10 @@ export function toDeploymentResource(state: DeploymentState): object {
   };
 }
 
-export function toRevisionResource(state: DeploymentState, revision: RevisionState): object {
+export function toRevisionResource(
+  state: DeploymentState,
+  revision: RevisionState,
+): RevisionResource {
   return {
     id: revision.revision_id,
     deployment_id: state.deployment_id,
@@ -33,7 +72,7 @@ export function toRevisionResource(state: DeploymentState, revision: RevisionSta
     source: revision.source,
     source_revision_config: revision.source_revision_config,
     resource_spec: revision.resource_spec,
-    secrets: revision.secrets.map((secret) => ({ name: secret.name, value: SECRET_MASK })),
+    secrets: masked(revision.secrets),
     trigger: revision.trigger,
     active: state.active_revision_id === revision.revision_id,
   };

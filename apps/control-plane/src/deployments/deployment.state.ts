@@ -1,9 +1,9 @@
+import type { SealedSecret } from '../secrets/sealed-secret.js';
 import type { RevisionCreatedData } from './deployment.events.js';
 import type {
   DeploymentSource,
   DeploymentStatus,
   RevisionStatus,
-  SealedSecret,
   SecretReference,
   SourceConfig,
   SourceRevisionConfig,

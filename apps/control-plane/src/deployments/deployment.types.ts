@@ -63,12 +63,6 @@ export type SourceRevisionConfig = {
   repo_commit_sha: string | null;
 };
 
-/** A secret as it is stored: its value sealed with the deployment's own key. */
-export type SealedSecret = {
-  name: string;
-  sealed: string;
-};
-
 export type SecretReference = {
   name: string;
   secret_name: string;

@@ -33,8 +33,9 @@ import {
   ListRevisionsQueryDto,
   PatchDeploymentDto,
 } from './deployments.dto.js';
+import type { DeploymentResource, RevisionResource } from './deployment.resource.js';
 import { DeploymentsService, type Page } from './deployments.service.js';
-import { ProductAliasesInterceptor } from './product-aliases.interceptor.js';
+import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 
 export class LogsQueryDto {
   @IsOptional()
@@ -66,13 +67,19 @@ export class DeploymentsController {
   @Post('v2/deployments')
   @HttpCode(201)
   @UseInterceptors(ProductAliasesInterceptor)
-  create(@CurrentCaller() caller: Caller, @Body() body: CreateDeploymentDto): Promise<object> {
+  create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateDeploymentDto,
+  ): Promise<DeploymentResource> {
     return this.deployments.create(caller, body);
   }
 
   @Returns('DeploymentPage')
   @Get('v2/deployments')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListDeploymentsQueryDto): Promise<Page> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListDeploymentsQueryDto,
+  ): Promise<Page<DeploymentResource>> {
     return this.deployments.list(caller, query);
   }
 
@@ -81,7 +88,7 @@ export class DeploymentsController {
   get(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
-  ): Promise<object> {
+  ): Promise<DeploymentResource> {
     return this.deployments.get(caller, deploymentId);
   }
 
@@ -92,7 +99,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
     @Body() body: PatchDeploymentDto,
-  ): Promise<object> {
+  ): Promise<DeploymentResource> {
     return this.deployments.patch(caller, deploymentId, body);
   }
 
@@ -121,7 +128,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
     @Query() query: ListRevisionsQueryDto,
-  ): Promise<Page> {
+  ): Promise<Page<RevisionResource>> {
     return this.deployments.revisions(caller, deploymentId, query);
   }
 
@@ -131,7 +138,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
     @Param('revision_id', id) revisionId: string,
-  ): Promise<object> {
+  ): Promise<RevisionResource> {
     return this.deployments.revision(caller, deploymentId, revisionId);
   }
 
@@ -142,7 +149,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
     @Param('revision_id', id) revisionId: string,
-  ): Promise<object> {
+  ): Promise<RevisionResource> {
     return this.deployments.redeploy(caller, deploymentId, revisionId);
   }
 

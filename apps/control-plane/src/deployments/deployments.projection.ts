@@ -6,6 +6,7 @@ import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
 
 export function rowOf(state: DeploymentRow['state']): DeploymentRow | undefined {
   if (!state.exists || state.deleted || !state.deployment_id || !state.tenant_id) return undefined;
+  const followsPushes = state.source === 'git_host' && state.source_config.build_on_push === true;
   return {
     deployment_id: state.deployment_id,
     tenant_id: state.tenant_id,
@@ -14,6 +15,8 @@ export function rowOf(state: DeploymentRow['state']): DeploymentRow | undefined 
     deployment_type: state.source_config.deployment_type,
     created_at: new Date(state.created_at),
     updated_at: new Date(state.updated_at),
+    push_repo_url: followsPushes ? state.source_config.repo_url : null,
+    push_repo_ref: followsPushes ? state.source_revision_config.repo_ref : null,
     state,
   };
 }

@@ -1,4 +1,3 @@
-import type { RuntimeAddress } from '../runtime-gateway/runtime-gateway.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
@@ -7,18 +6,24 @@ import { badRequest, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
-import { GitHostIntegrations } from '../integrations/git-host-integrations.js';
+import { GitHostIntegrations } from '../tenancy/git-host-integrations.js';
 import { checkGitSource } from '../isolation/git-source-policy.js';
 import { ListenerDirectory } from '../listeners/listener-directory.js';
 import { SecretVault, type PlainSecret } from '../secrets/secret-vault.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { UploadStore, type IssuedUpload } from '../uploads/upload-store.js';
+import type { RuntimeAddress } from './runtime-address.js';
 import type { DeploymentCommand, SecretsChange } from './deployment.commands.js';
 import { deploymentDecider } from './deployment.decider.js';
 import { initialDeploymentState } from './deployment.evolve.js';
 import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
 import { deploymentStream } from './deployment.events.js';
-import { toDeploymentResource, toRevisionResource } from './deployment.resource.js';
+import {
+  toDeploymentResource,
+  toRevisionResource,
+  type DeploymentResource,
+  type RevisionResource,
+} from './deployment.resource.js';
 import { findRevision, type DeploymentState } from './deployment.state.js';
 import { REVISION_STATUSES, type Actor, type RevisionStatus } from './deployment.types.js';
 import type {
@@ -29,7 +34,8 @@ import type {
 } from './deployments.dto.js';
 import { nameClaimDecider, nameClaimStream } from './name-claim.decider.js';
 
-export type Page = { resources: object[]; offset: number };
+/** A page of a list, and the offset of the next page. */
+export type Page<Resource> = { resources: Resource[]; offset: number };
 
 const DEFAULT_LIMIT = 20;
 
@@ -52,7 +58,7 @@ export class DeploymentsService {
     this.rows = dataSource.getRepository(DeploymentEntity);
   }
 
-  async create(caller: Caller, body: CreateDeploymentDto): Promise<object> {
+  async create(caller: Caller, body: CreateDeploymentDto): Promise<DeploymentResource> {
     const deploymentId = uuidv7();
     const now = new Date().toISOString();
     const config = body.source_config ?? {};
@@ -102,7 +108,7 @@ export class DeploymentsService {
     body: PatchDeploymentDto,
     actor: Actor = actorOf(caller),
     trigger: 'patch' | 'push' = 'patch',
-  ): Promise<object> {
+  ): Promise<DeploymentResource> {
     const current = await this.stateOf(caller, deploymentId);
     checkGitSource(body.source_config?.repo_url, this.config.allowLocalSources);
     const tarball = body.source_revision_config?.source_tarball_path;
@@ -176,7 +182,11 @@ export class DeploymentsService {
     );
   }
 
-  async redeploy(caller: Caller, deploymentId: string, revisionId: string): Promise<object> {
+  async redeploy(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string,
+  ): Promise<RevisionResource> {
     const { state } = await handleCommand(
       this.store,
       deploymentStream(deploymentId),
@@ -215,11 +225,11 @@ export class DeploymentsService {
     return issued;
   }
 
-  async get(caller: Caller, deploymentId: string): Promise<object> {
+  async get(caller: Caller, deploymentId: string): Promise<DeploymentResource> {
     return toDeploymentResource(await this.stateOf(caller, deploymentId));
   }
 
-  async list(caller: Caller, query: ListDeploymentsQueryDto): Promise<Page> {
+  async list(caller: Caller, query: ListDeploymentsQueryDto): Promise<Page<DeploymentResource>> {
     await this.freshness.catchUp('deployments');
     const offset = query.offset ?? 0;
     const builder = this.rows
@@ -248,7 +258,7 @@ export class DeploymentsService {
     caller: Caller,
     deploymentId: string,
     query: ListRevisionsQueryDto,
-  ): Promise<Page> {
+  ): Promise<Page<RevisionResource>> {
     const state = await this.stateOf(caller, deploymentId);
     const statuses = query.status ? revisionStatuses(query.status) : undefined;
     const offset = query.offset ?? 0;
@@ -262,7 +272,11 @@ export class DeploymentsService {
     };
   }
 
-  async revision(caller: Caller, deploymentId: string, revisionId: string): Promise<object> {
+  async revision(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string,
+  ): Promise<RevisionResource> {
     const state = await this.stateOf(caller, deploymentId);
     const revision = findRevision(state, revisionId);
     if (!revision) throw notFound(`Revision ${revisionId} of deployment ${deploymentId} not found`);

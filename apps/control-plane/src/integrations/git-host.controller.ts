@@ -1,14 +1,17 @@
 import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { IsOptional, IsString, MinLength } from 'class-validator';
-import { DataSource, type Repository } from 'typeorm';
-import { notFound } from '#libs/domain';
-import { DeploymentEntity, type DeploymentRow } from '../deployments/deployment.entity.js';
-import { DeploymentsService } from '../deployments/deployments.service.js';
-import { ReadModelFreshness } from '#libs/persistence';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-import { GitHostIntegrations } from './git-host-integrations.js';
+import { GitHostIntegrations } from '../tenancy/git-host-integrations.js';
+import { GitPushService, type PushedRevision } from './git-push.service.js';
+
+export interface GitHostInstall {
+  readonly integration_id: string;
+  readonly provider: 'git';
+  readonly installed: boolean;
+  readonly detail: string;
+}
 
 export class PushNotificationDto {
   @IsString()
@@ -27,20 +30,14 @@ export class PushNotificationDto {
 
 @Controller('v1/integrations/git_host')
 export class GitHostController {
-  private readonly rows: Repository<DeploymentRow>;
-
   constructor(
     private readonly integrations: GitHostIntegrations,
-    private readonly deployments: DeploymentsService,
-    private readonly freshness: ReadModelFreshness,
-    dataSource: DataSource,
-  ) {
-    this.rows = dataSource.getRepository(DeploymentEntity);
-  }
+    private readonly pushes: GitPushService,
+  ) {}
 
   @Returns('GitHostInstall')
   @Get('install')
-  install(@CurrentCaller() caller: Caller): object {
+  install(@CurrentCaller() caller: Caller): GitHostInstall {
     return {
       integration_id: this.integrations.idOf(caller.tenant_id),
       provider: 'git',
@@ -60,31 +57,7 @@ export class GitHostController {
     @CurrentCaller() caller: Caller,
     @Param('integration_id') integrationId: string,
     @Body() body: PushNotificationDto,
-  ): Promise<{ revisions: { deployment_id: string; revision_id: string | null }[] }> {
-    if (integrationId !== this.integrations.idOf(caller.tenant_id)) {
-      throw notFound(`Integration ${integrationId} not found`);
-    }
-    const branch = body.ref.replace(/^refs\/heads\//, '');
-    await this.freshness.catchUp('deployments');
-    const rows = await this.rows
-      .createQueryBuilder('d')
-      .where('d.tenant_id = :tenant', { tenant: caller.tenant_id })
-      .andWhere("d.state->>'source' = 'git_host'")
-      .andWhere("d.state->'source_config'->>'repo_url' = :url", { url: body.repo_url })
-      .andWhere("(d.state->'source_config'->>'build_on_push')::boolean")
-      .andWhere("d.state->'source_revision_config'->>'repo_ref' = :branch", { branch })
-      .getMany();
-    const revisions = [];
-    for (const row of rows) {
-      const updated = (await this.deployments.patch(
-        caller,
-        row.deployment_id,
-        { source_revision_config: { repo_ref: branch } },
-        { kind: 'git_host', integration_id: integrationId },
-        'push',
-      )) as { latest_revision_id: string | null };
-      revisions.push({ deployment_id: row.deployment_id, revision_id: updated.latest_revision_id });
-    }
-    return { revisions };
+  ): Promise<{ revisions: PushedRevision[] }> {
+    return { revisions: await this.pushes.pushed(caller, integrationId, body.repo_url, body.ref) };
   }
 }

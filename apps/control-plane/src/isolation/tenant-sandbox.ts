@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import type pg from 'pg';
 import { acceptsAnyPassword, withDatabase } from '#libs/database';
-import { PLATFORM_ROOT } from '../logs/host-details.js';
-import { RUNTIME_SCRIPT } from '../deployer/runtime-process.js';
+import { PLATFORM_ROOT, RUNTIME_SCRIPT } from '../platform-paths.js';
 import {
   firstUntraversable,
   restrictDataDirectory,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
-import type { ListenerInfo } from '../deployments/deployment.commands.js';
+import type { ListenerInfo } from './listener-info.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { ListenerEntity, type ListenerRow } from './listener.entity.js';
 import { listenerStream, type ListenerRegisteredData } from './listeners.projection.js';

@@ -2,7 +2,7 @@ import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
-import { ProductAliasesInterceptor } from '../deployments/product-aliases.interceptor.js';
+import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { ListenerDirectory, type ListenerResource } from './listener-directory.js';

@@ -1,11 +1,3 @@
-import { fileURLToPath } from 'node:url';
-
-/** Where Berth itself is installed (the directory that holds dist/ or apps/). */
-export const PLATFORM_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(
-  /\/(dist\/?)?$/,
-  '',
-);
-
 const INTERNAL_ADDRESS = /\bhttps?:\/\/(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0):\d+/gi;
 
 function escapeRegExp(text: string): string {

@@ -2,10 +2,8 @@ import { request as forwardRequest, type IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_OF_CODE } from '#libs/http';
 import { endToEnd } from '../deployer/deployment-proxy.js';
+import type { RuntimeAddress } from '../deployments/runtime-address.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-
-/** Where a deployment's runtime answers on this machine, or why it does not. */
-export type RuntimeAddress = { readonly port: number } | { readonly unreachable: string };
 
 export interface RuntimeGatewayOptions {
   /** The port of the caller's deployment; throws a coded error (404) for another tenant's. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SealedSecret } from '../deployments/deployment.types.js';
+import type { SealedSecret } from './sealed-secret.js';
 import { KEY_BYTES, seal, unseal } from './sealing.js';
 
 export type PlainSecret = { name: string; value: string };

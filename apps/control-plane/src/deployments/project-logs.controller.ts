@@ -1,12 +1,12 @@
 import { Returns } from '#libs/http';
 import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { DeploymentsService } from '../deployments/deployments.service.js';
+import { DeploymentsService } from './deployments.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-import { logPage, type LogPage } from './log-page.js';
-import { LogPageQueryDto } from './log-page.dto.js';
-import type { LogType } from './revision-log.js';
-import { RevisionLogs } from './revision-logs.js';
+import { logPage, type LogPage } from '../logs/log-page.js';
+import { LogPageQueryDto } from '../logs/log-page.dto.js';
+import type { LogType } from '../logs/revision-log.js';
+import { RevisionLogs } from '../logs/revision-logs.js';
 
 const id = new ParseUUIDPipe();
 
