@@ -26,7 +26,7 @@ import { RunExecutor } from './runs/run-executor.js';
 import { runHasFinished, RunObservers } from './runs/run-log.js';
 import { measureRunQueue, RunMetrics } from './runs/run-metrics.js';
 import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metrics';
-import { RunQueue } from './runs/run-queue.js';
+import { RunQueue } from './run-records/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import { RunWorkerPool } from './runs/run-worker-pool.js';

@@ -7,16 +7,18 @@ import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
 import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
-import { AuthorizationInterceptor, CUSTOM_AUTH } from './auth/authorization.interceptor.js';
+import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
+import { CUSTOM_AUTH } from './auth/custom-auth.js';
 import type { CustomAuth } from './auth/custom-auth.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { NoRunObserver, RunObserver } from './runs/run-log.js';
-import { RunQueue } from './runs/run-queue.js';
+import { RunQueue } from './run-records/run-queue.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { CronsController } from './crons/crons.controller.js';
+import { OwnedResources } from './common/owned-resources.js';
 import { CronsService } from './crons/crons.service.js';
 import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
 import { StoreController } from './store/store.controller.js';
@@ -89,6 +91,7 @@ export class RuntimeModule {
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,
+        { provide: OwnedResources, useExisting: CronsService },
         { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },
         CronScheduler,
         { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },

@@ -1,6 +1,5 @@
 import { isAbsolute } from 'node:path';
 import type { EventStore } from '#libs/event-store';
-import type { BaseStoreConstructor } from '../store/graph-store.js';
 import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
 import { CustomAuth } from '../auth/custom-auth.js';
 import { requireServedGraph } from '../common/graph-availability.js';
@@ -21,6 +20,9 @@ import {
   type LangGraphBindings,
 } from '../graphs/graph-loader.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
+
+/** `BaseStore` of the application's copy of LangGraph: only `batch` is abstract. */
+export type BaseStoreConstructor = abstract new () => object;
 
 /**
  * The application this runtime serves: its graphs, loaded from its own directory with its own

@@ -1,5 +1,4 @@
 import { Returns, ReturnsNothing, listOf } from '#libs/http';
-import { CronsService } from '../crons/crons.service.js';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import {
   Body,
@@ -27,7 +26,6 @@ import {
 } from './assistants.dto.js';
 import { AssistantsService } from './assistants.service.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { ThreadsService } from '../threads/threads.service.js';
 
 const now = (): string => new Date().toISOString();
 
@@ -35,9 +33,7 @@ const now = (): string => new Date().toISOString();
 export class AssistantsController {
   constructor(
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
-    @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
-    @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
   @Returns('Assistant')
@@ -140,10 +136,7 @@ export class AssistantsController {
     @Param('assistantId', IdPipe) assistantId: string,
     @Query() query: DeleteAssistantQueryDto,
   ): Promise<void> {
-    await this.assistants.delete(assistantId, now());
-    await this.crons.deleteOf({ assistantId }, now());
-    if (query.delete_threads === 'true')
-      await this.threads.deleteCreatedThrough(assistantId, now());
+    await this.assistants.remove(assistantId, now(), query.delete_threads === 'true');
   }
 
   @Returns('Assistant')

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { toNormalizedId } from '../common/id.pipe.js';
+import { PageDto } from '../common/page.dto.js';
 import {
   IsArray,
   IsIn,
@@ -9,12 +10,10 @@ import {
   IsString,
   IsUUID,
   Matches,
-  Max,
   Min,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
-import { MAX_PAGE_OFFSET } from '#libs/http';
 
 export class CreateAssistantDto {
   @IsString()
@@ -89,22 +88,6 @@ export class SetLatestVersionDto {
   @IsInt()
   @Min(1)
   version!: number;
-}
-
-export class PageDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  limit?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_PAGE_OFFSET)
-  offset?: number;
 }
 
 const ASSISTANT_FIELDS = [

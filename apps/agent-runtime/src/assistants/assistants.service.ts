@@ -1,3 +1,5 @@
+import { OwnedResources } from '../common/owned-resources.js';
+import { ThreadsService } from '../threads/threads.service.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
@@ -36,7 +38,16 @@ export class AssistantsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
     @Inject(GraphCatalog) private readonly graphs: GraphCatalog,
+    @Inject(OwnedResources) private readonly owned: OwnedResources,
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
   ) {}
+
+  /** Deletes the assistant and what it owns (its crons), and if asked the threads made through it. */
+  async remove(assistantId: string, now: string, withThreads: boolean): Promise<void> {
+    await this.delete(assistantId, now);
+    await this.owned.deleteOf({ assistantId }, now);
+    if (withThreads) await this.threads.deleteCreatedThrough(assistantId, now);
+  }
 
   async create(
     assistantId: string,

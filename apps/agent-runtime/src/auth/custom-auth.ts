@@ -176,3 +176,6 @@ export function filtersAsContainment(filters: AuthFilters): Record<string, unkno
   }
   return containment;
 }
+
+/** The application's custom authentication, or null without `auth.path`. */
+export const CUSTOM_AUTH = Symbol('CUSTOM_AUTH');

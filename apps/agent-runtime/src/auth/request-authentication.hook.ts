@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { presentedKey, publicPathMatcher } from '#libs/http';
-import { webRequestOf } from '../http/web-request.js';
+import { webRequestOf } from '../common/web-request.js';
 import { AuthRejection, type AuthContext, type CustomAuth } from './custom-auth.js';
 
 declare module 'fastify' {

@@ -13,7 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
-import { PageDto } from '../assistants/assistants.dto.js';
+import { PageDto } from '../common/page.dto.js';
 import { toNormalizedId } from '../common/id.pipe.js';
 import { CreateRunDto, NodeNamesOrAll } from '../runs/runs.dto.js';
 

@@ -1,3 +1,4 @@
+import type { OwnedResources, ResourceOwner } from '../common/owned-resources.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
@@ -78,7 +79,7 @@ export function tickIdentity(cronId: string, tick: string): { runId: string; thr
 }
 
 @Injectable()
-export class CronsService {
+export class CronsService implements OwnedResources {
   private readonly logger = new Logger('crons');
 
   constructor(
@@ -163,10 +164,7 @@ export class CronsService {
    * Deletes the crons of an assistant or a thread that was deleted, as the reference server
    * cascades; resolves with how many.
    */
-  async deleteOf(
-    owner: { assistantId: string } | { threadId: string },
-    now: string,
-  ): Promise<number> {
+  async deleteOf(owner: ResourceOwner, now: string): Promise<number> {
     await this.freshness.catchUp('crons');
     const rows = await this.dataSource
       .getRepository(CronEntity)

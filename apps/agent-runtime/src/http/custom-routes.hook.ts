@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomRoutes } from '../application/application.js';
 import type { RouteGroup } from '../graphs/graph-config-sections.js';
-import { webRequestOf } from './web-request.js';
+import { webRequestOf } from '../common/web-request.js';
 
 /** Which of Berth's route groups a path belongs to; `/ok` is Berth's own health check, always served. */
 export function routeGroupOf(path: string): RouteGroup | undefined {

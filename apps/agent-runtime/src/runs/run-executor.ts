@@ -17,10 +17,10 @@ import {
   type RunProgress,
   type RunObserver,
 } from './run-log.js';
-import type { ClaimedRun, RunQueue } from './run-queue.js';
+import type { ClaimedRun, RunQueue } from '../run-records/run-queue.js';
 import type { RunSignals } from './run-signals.js';
 import { RunStepWriter } from './run-step-writer.js';
-import type { RunCreatedData, RunFinishedData } from './run.events.js';
+import type { RunCreatedData, RunFinishedData } from '../run-records/run.events.js';
 import { deliverWebhook } from './webhook.js';
 
 export interface RunExecutorOptions {

@@ -6,7 +6,7 @@ import {
   initialRunLifecycle,
   type RunLifecycle,
 } from './run.decider.js';
-import { runStream, type RunCreatedData, type RunFinishedData } from './run.events.js';
+import { runStream, type RunCreatedData, type RunFinishedData } from '../run-records/run.events.js';
 
 /**
  * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client

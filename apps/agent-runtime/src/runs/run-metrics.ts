@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Pool } from 'pg';
 import { LATENCY_BUCKETS, metricsRegistry } from '#libs/metrics';
 import { RunObserver, type FinishedRun } from './run-log.js';
-import type { RunCreatedData } from './run.events.js';
+import type { RunCreatedData } from '../run-records/run.events.js';
 
 const runsStarted = new Counter({
   name: 'berth_runs_started_total',

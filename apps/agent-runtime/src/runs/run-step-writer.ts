@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { EventEmitter } from 'node:events';
 import { uuidv7, type EventStore, type EventToAppend, type JsonValue } from '#libs/event-store';
-import { runStream } from './run.events.js';
+import { runStream } from '../run-records/run.events.js';
 
 /** Chunks waiting beyond this make the producer wait for the log to catch up. */
 const HIGH_WATER_MARK = 5_000;

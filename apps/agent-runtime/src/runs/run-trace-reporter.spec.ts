@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { RunTraceReporter, runTraceOf, type RunTrace } from './run-trace-reporter.js';
-import type { RunCreatedData, RunFinishedData } from './run.events.js';
+import type { RunCreatedData, RunFinishedData } from '../run-records/run.events.js';
 
 interface Received {
   readonly at: number;

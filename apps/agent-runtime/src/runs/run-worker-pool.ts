@@ -7,7 +7,7 @@ import {
   RUN_CANCEL_CHANNEL,
   RUN_WAKE_CHANNEL,
   type RunQueue,
-} from './run-queue.js';
+} from '../run-records/run-queue.js';
 import type { RunSignals } from './run-signals.js';
 
 export interface RunWorkerPoolOptions {

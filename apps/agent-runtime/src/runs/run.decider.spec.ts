@@ -7,7 +7,7 @@ import {
   lifecycleFromLast,
   type RunLifecycleCommand,
 } from './run.decider.js';
-import type { RunCreatedData, RunEvent, RunFinishedData } from './run.events.js';
+import type { RunCreatedData, RunEvent, RunFinishedData } from '../run-records/run.events.js';
 
 const created = {
   run_id: 'r1',

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '#libs/domain';
-import type { RunCreatedData, RunEvent, RunFinishedData } from './run.events.js';
+import type { RunCreatedData, RunEvent, RunFinishedData } from '../run-records/run.events.js';
 
 /** Where a run is in its life, as its stream says. */
 export interface RunLifecycle {

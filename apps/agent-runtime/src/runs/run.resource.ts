@@ -1,4 +1,4 @@
-import type { RunCreatedData, RunStatus } from './run.events.js';
+import type { RunCreatedData, RunStatus } from '../run-records/run.events.js';
 import type { RunRow } from './run.entity.js';
 
 export function runResource(row: RunRow): Record<string, unknown> {

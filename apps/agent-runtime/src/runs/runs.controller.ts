@@ -19,7 +19,7 @@ import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
 import { validateEach, ValidationFailedError } from '#libs/http';
 import { badRequest } from '#libs/domain';
-import { readRunStream, type StreamStart } from './run-stream-reader.js';
+import { readRunStream, type StreamStart } from '../run-records/run-stream-reader.js';
 import { onlyModes } from './stream-mode-filter.js';
 import {
   CancelActionDto,

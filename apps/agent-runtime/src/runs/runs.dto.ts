@@ -19,7 +19,7 @@ import type { JsonObject, JsonValue } from '#libs/event-store';
 import { toNormalizedId } from '../common/id.pipe.js';
 import { toQueryList } from '../common/query-list.js';
 import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
-import { PageDto } from '../assistants/assistants.dto.js';
+import { PageDto } from '../common/page.dto.js';
 import { MAX_RUN_TIMEOUT_SECONDS } from '../common/run-timeout.js';
 import { THREAD_STREAM_MODES, type ThreadStreamMode } from '../threads/thread-stream-reader.js';
 

@@ -12,14 +12,14 @@ import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunObserver } from './run-log.js';
 import { createdRunResource, runResource } from './run.resource.js';
-import { RunQueue, type QueuedRunStatus } from './run-queue.js';
+import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
 import { RunSignals } from './run-signals.js';
 import {
   runStream,
   type RunCreatedData,
   type RunEvent,
   type RunFinishedData,
-} from './run.events.js';
+} from '../run-records/run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
 import type { Durability } from '../execution/graph-stream.js';
 

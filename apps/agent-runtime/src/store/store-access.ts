@@ -1,8 +1,8 @@
 import { ForbiddenException, HttpException, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { notFound } from '#libs/domain';
-import { CUSTOM_AUTH } from '../auth/authorization.interceptor.js';
 import {
+  CUSTOM_AUTH,
   AuthRejection,
   matchesFilters,
   type AuthFilters,

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DomainError } from '#libs/domain';
-import { RunQueue } from '../runs/run-queue.js';
+import { RunQueue } from '../run-records/run-queue.js';
 import { ThreadsService } from './threads.service.js';
 
 /** How often the sweeper looks for threads whose TTL ran out (milliseconds). */

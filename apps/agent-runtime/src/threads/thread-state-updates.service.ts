@@ -8,7 +8,7 @@ import {
   foldCheckpointEvents,
 } from '../checkpoints/index.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
-import { RunQueue } from '../runs/run-queue.js';
+import { RunQueue } from '../run-records/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
 import { summarizeState, type StateSnapshotLike } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';

@@ -8,8 +8,8 @@ import {
   type RecordedEvent,
 } from '#libs/event-store';
 import { badRequest } from '#libs/domain';
-import { toRecord } from '../runs/run-stream-reader.js';
-import { RUN_STREAM_PREFIX } from '../runs/run.events.js';
+import { toRecord } from '../run-records/run-stream-reader.js';
+import { RUN_STREAM_PREFIX } from '../run-records/run.events.js';
 import { threadStream } from './thread.events.js';
 
 /** What a thread's stream can carry (`stream_mode`): its runs' own events, their start and end, its state changes. */

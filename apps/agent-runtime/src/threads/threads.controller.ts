@@ -28,7 +28,6 @@ import {
 } from './threads.dto.js';
 import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ThreadsService } from './threads.service.js';
-import { CronsService } from '../crons/crons.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
 const now = (): string => new Date().toISOString();
@@ -46,7 +45,6 @@ export class ThreadsController {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
-    @Inject(CronsService) private readonly crons: CronsService,
   ) {}
 
   @Returns('Thread')
@@ -119,8 +117,7 @@ export class ThreadsController {
   @Delete(':threadId')
   @HttpCode(204)
   async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
-    await this.threads.delete(threadId, now());
-    await this.crons.deleteOf({ threadId }, now());
+    await this.threads.remove(threadId, now());
   }
 
   @Returns('ThreadState')

@@ -18,7 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
-import { PageDto } from '../assistants/assistants.dto.js';
+import { PageDto } from '../common/page.dto.js';
 
 class SuperstepUpdateDto {
   /** An update (any JSON the graph's state accepts); ignored when `command` is given. */

@@ -1,5 +1,5 @@
 import type { JsonObject, Projection, RecordedEvent } from '#libs/event-store';
-import type { RunEvent } from '../runs/run.events.js';
+import type { RunEvent } from '../run-records/run.events.js';
 import type { ThreadEvent } from './thread.events.js';
 import { ThreadEntity, type ThreadRow, type ThreadStatus } from './thread.entity.js';
 

@@ -1,3 +1,4 @@
+import { OwnedResources } from '../common/owned-resources.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
@@ -30,7 +31,14 @@ export class ThreadsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
     @Inject(DEFAULT_THREAD_TTL_MINUTES) private readonly defaultTtlMinutes: number | null,
+    @Inject(OwnedResources) private readonly owned: OwnedResources,
   ) {}
+
+  /** Deletes the thread and what it owns (its crons). */
+  async remove(threadId: string, now: string): Promise<void> {
+    await this.delete(threadId, now);
+    await this.owned.deleteOf({ threadId }, now);
+  }
 
   async create(
     threadId: string,

@@ -16,18 +16,16 @@ import { AssistantsService } from '../assistants/assistants.service.js';
 import { CronsService } from '../crons/crons.service.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
-import { AUTH_EVENT, type AuthEventSpec } from './auth-event.decorator.js';
+import { AUTH_EVENT, type AuthEventSpec } from '../auth/auth-event.decorator.js';
 import {
   AuthRejection,
+  CUSTOM_AUTH,
   CustomAuth,
   filtersAsContainment,
   matchesFilters,
   type AuthFilters,
-} from './custom-auth.js';
-import { authValueOf, mergeContainment } from './auth-values.js';
-
-/** The application's custom authentication, or null without `auth.path`. */
-export const CUSTOM_AUTH = Symbol('CUSTOM_AUTH');
+} from '../auth/custom-auth.js';
+import { authValueOf, mergeContainment } from '../auth/auth-values.js';
 
 type Json = Record<string, unknown>;
 
