@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
 import { CONTROL_PLANE_CONFIG, PG_POOL, PLATFORM_RESOURCES } from './control-plane.tokens.js';
-import { DeploymentHistory } from './deployments/deployment-history.js';
+import { DeploymentHistory } from './deployments/read-model/deployment-history.js';
 import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';

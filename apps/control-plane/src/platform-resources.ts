@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { openPersistence, type AnyProjection, type Persistence } from '#libs/persistence';
 import type { ControlPlaneConfig } from './control-plane.config.js';
-import { DEPLOYMENT_MIGRATIONS } from './deployments/deployment.entity.js';
-import { deploymentsProjection } from './deployments/deployments.projection.js';
+import { DEPLOYMENT_MIGRATIONS } from './deployments/read-model/deployment.entity.js';
+import { deploymentsProjection } from './deployments/read-model/deployments.projection.js';
 import { LISTENER_MIGRATIONS } from './listeners/listener.entity.js';
 import { listenersProjection } from './listeners/listeners.projection.js';
 import { deriveKey, loadMasterKey } from './secrets/master-key.js';

@@ -1,12 +1,12 @@
 import { EventStore, foldStream, handleCommand, type JsonObject } from '#libs/event-store';
-import type { DeploymentCommand } from '../deployments/deployment.commands.js';
-import { deploymentDecider } from '../deployments/deployment.decider.js';
-import { deploymentStream } from '../deployments/deployment.events.js';
+import type { DeploymentCommand } from '../deployments/domain/deployment.commands.js';
+import { deploymentDecider } from '../deployments/domain/deployment.decider.js';
+import { deploymentStream } from '../deployments/domain/deployment.events.js';
 import {
   TERMINAL_REVISION_STATUSES,
   type DeploymentState,
   type RevisionState,
-} from '../deployments/deployment.state.js';
+} from '../deployments/domain/deployment.state.js';
 import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
 
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };

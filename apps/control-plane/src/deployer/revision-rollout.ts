@@ -5,7 +5,7 @@ import {
   findRevision,
   type DeploymentState,
   type RevisionState,
-} from '../deployments/deployment.state.js';
+} from '../deployments/domain/deployment.state.js';
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import type { PlainSecret, SecretVault } from '../secrets/secret-vault.js';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';

@@ -26,14 +26,14 @@ import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import type { IssuedUpload } from '../uploads/upload-store.js';
-import { DeploymentHistory, type HistoryEntry } from './deployment-history.js';
+import { DeploymentHistory, type HistoryEntry } from './read-model/deployment-history.js';
 import {
   CreateDeploymentDto,
   ListDeploymentsQueryDto,
   ListRevisionsQueryDto,
   PatchDeploymentDto,
 } from './deployments.dto.js';
-import type { DeploymentResource, RevisionResource } from './deployment.resource.js';
+import type { DeploymentResource, RevisionResource } from './read-model/deployment.resource.js';
 import { DeploymentsService, type Page } from './deployments.service.js';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 

@@ -22,7 +22,7 @@ import {
   type DeploymentSource,
   type DeploymentStatus,
   type DeploymentType,
-} from './deployment.types.js';
+} from './domain/deployment.types.js';
 import { MAX_PAGE_OFFSET } from '#libs/http';
 import { ResourceSpecDto } from './resource-spec.dto.js';
 

@@ -13,26 +13,26 @@ import { SecretVault, type PlainSecret } from '../secrets/secret-vault.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { UploadStore, type IssuedUpload } from '../uploads/upload-store.js';
 import type { RuntimeAddress } from './runtime-address.js';
-import type { DeploymentCommand, SecretsChange } from './deployment.commands.js';
-import { deploymentDecider } from './deployment.decider.js';
-import { initialDeploymentState } from './deployment.evolve.js';
-import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
-import { deploymentStream } from './deployment.events.js';
+import type { DeploymentCommand, SecretsChange } from './domain/deployment.commands.js';
+import { deploymentDecider } from './domain/deployment.decider.js';
+import { initialDeploymentState } from './domain/deployment.evolve.js';
+import { DeploymentEntity, type DeploymentRow } from './read-model/deployment.entity.js';
+import { deploymentStream } from './domain/deployment.events.js';
 import {
   toDeploymentResource,
   toRevisionResource,
   type DeploymentResource,
   type RevisionResource,
-} from './deployment.resource.js';
-import { findRevision, type DeploymentState } from './deployment.state.js';
-import { REVISION_STATUSES, type Actor, type RevisionStatus } from './deployment.types.js';
+} from './read-model/deployment.resource.js';
+import { findRevision, type DeploymentState } from './domain/deployment.state.js';
+import { REVISION_STATUSES, type Actor, type RevisionStatus } from './domain/deployment.types.js';
 import type {
   CreateDeploymentDto,
   ListDeploymentsQueryDto,
   ListRevisionsQueryDto,
   PatchDeploymentDto,
 } from './deployments.dto.js';
-import { nameClaimDecider, nameClaimStream } from './name-claim.decider.js';
+import { nameClaimDecider, nameClaimStream } from './domain/name-claim.decider.js';
 
 /** A page of a list, and the offset of the next page. */
 export type Page<Resource> = { resources: Resource[]; offset: number };

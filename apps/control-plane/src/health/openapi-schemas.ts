@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { anyObject, listOf, nullable, record, timestamp, uuid } from '#libs/http';
-import { DEPLOYMENT_STATUSES, REVISION_STATUSES } from '../deployments/deployment.types.js';
+import { DEPLOYMENT_STATUSES, REVISION_STATUSES } from '../deployments/domain/deployment.types.js';
 
 const maskedSecrets: SchemaObject = {
   type: 'array',

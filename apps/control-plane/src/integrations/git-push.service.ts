@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
-import { DeploymentEntity, type DeploymentRow } from '../deployments/deployment.entity.js';
+import {
+  DeploymentEntity,
+  type DeploymentRow,
+} from '../deployments/read-model/deployment.entity.js';
 import { DeploymentsService } from '../deployments/deployments.service.js';
 import { GitHostIntegrations } from '../tenancy/git-host-integrations.js';
 import type { Caller } from '../tenancy/tenant-directory.js';

@@ -1,5 +1,5 @@
 import type { Projection } from '#libs/event-store';
-import { DEPLOYMENT_STREAM_PREFIX } from '../deployments/deployment.events.js';
+import { DEPLOYMENT_STREAM_PREFIX } from '../deployments/domain/deployment.events.js';
 import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';
 
 /** A tracing project per deployment, named after it; it outlives the deployment for audits. */

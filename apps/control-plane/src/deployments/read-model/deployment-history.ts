@@ -1,9 +1,9 @@
 import { domainEventOf, notFound } from '#libs/domain';
 import { Injectable } from '@nestjs/common';
 import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-store';
-import type { Caller } from '../tenancy/tenant-directory.js';
-import { deploymentStream, type DeploymentEvent } from './deployment.events.js';
-import type { SealedSecret } from '../secrets/sealed-secret.js';
+import type { Caller } from '../../tenancy/tenant-directory.js';
+import { deploymentStream, type DeploymentEvent } from '../domain/deployment.events.js';
+import type { SealedSecret } from '../../secrets/sealed-secret.js';
 
 export type HistoryEntry = {
   seq: number;

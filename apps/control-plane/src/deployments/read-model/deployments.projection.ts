@@ -1,7 +1,7 @@
 import { domainEventOf } from '#libs/domain';
 import type { Projection, RecordedEvent } from '#libs/event-store';
-import { evolveDeployment, initialDeploymentState } from './deployment.evolve.js';
-import { DEPLOYMENT_STREAM_PREFIX, type DeploymentEvent } from './deployment.events.js';
+import { evolveDeployment, initialDeploymentState } from '../domain/deployment.evolve.js';
+import { DEPLOYMENT_STREAM_PREFIX, type DeploymentEvent } from '../domain/deployment.events.js';
 import { DeploymentEntity, type DeploymentRow } from './deployment.entity.js';
 
 export function rowOf(state: DeploymentRow['state']): DeploymentRow | undefined {

@@ -17,7 +17,7 @@ import {
   type SourceConfig,
 } from './deployment.types.js';
 import { resolveResourceSpec, resourceSpecProblems, type ResourceSpec } from './resource-spec.js';
-import type { ListenerInfo } from '../listeners/listener-info.js';
+import type { ListenerInfo } from '../../listeners/listener-info.js';
 import type { DeploymentCommand } from './deployment.commands.js';
 
 export function resolveSpec(input: Partial<ResourceSpec>): ResourceSpec {

@@ -1,4 +1,4 @@
-import type { SealedSecret } from '../secrets/sealed-secret.js';
+import type { SealedSecret } from '../../secrets/sealed-secret.js';
 import type {
   DeploymentSource,
   DeploymentStatus,

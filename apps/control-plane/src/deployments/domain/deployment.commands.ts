@@ -1,5 +1,5 @@
-import type { SealedSecret } from '../secrets/sealed-secret.js';
-import type { ListenerInfo } from '../listeners/listener-info.js';
+import type { SealedSecret } from '../../secrets/sealed-secret.js';
+import type { ListenerInfo } from '../../listeners/listener-info.js';
 import { type SourceConfigInput, type SourceRevisionConfigInput } from './deployment-rules.js';
 import {
   type DeploymentSource,

@@ -1,11 +1,11 @@
 import { expect } from '@jest/globals';
 import { DomainError, foldEvents, type DomainErrorCode } from '#libs/domain';
-import type { ListenerInfo } from '../../listeners/listener-info.js';
+import type { ListenerInfo } from '../../../listeners/listener-info.js';
 import type { DeploymentCommand } from '../deployment.commands.js';
 import { deploymentDecider } from '../deployment.decider.js';
 import type { DeploymentEvent, RevisionCreatedData } from '../deployment.events.js';
 import type { DeploymentState } from '../deployment.state.js';
-import type { SealedSecret } from '../../secrets/sealed-secret.js';
+import type { SealedSecret } from '../../../secrets/sealed-secret.js';
 import type { RevisionStatus } from '../deployment.types.js';
 
 export type CreateCommand = Extract<DeploymentCommand, { kind: 'create' }>;

@@ -1,6 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import type { Migration } from '#libs/event-store';
-import type { DeploymentState } from './deployment.state.js';
+import type { DeploymentState } from '../domain/deployment.state.js';
 
 export type DeploymentRow = {
   deployment_id: string;

@@ -1,5 +1,5 @@
-import type { DeploymentState, RevisionState } from './deployment.state.js';
-import { SECRET_MASK } from '../logs/secret-masker.js';
+import type { DeploymentState, RevisionState } from '../domain/deployment.state.js';
+import { SECRET_MASK } from '../../logs/secret-masker.js';
 
 /** Secret values never leave the platform: responses carry only their names. */
 export type MaskedSecret = { readonly name: string; readonly value: typeof SECRET_MASK };
