@@ -20,6 +20,7 @@ import { RunsService } from './runs/runs.service.js';
 import { CronsController } from './crons/crons.controller.js';
 import { OwnedResources } from './common/owned-resources.js';
 import { CronsService } from './crons/crons.service.js';
+import { CronRemoval } from './crons/cron-removal.js';
 import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
 import { StoreController } from './store/store.controller.js';
 import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
@@ -91,7 +92,8 @@ export class RuntimeModule {
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,
-        { provide: OwnedResources, useExisting: CronsService },
+        CronRemoval,
+        { provide: OwnedResources, useExisting: CronRemoval },
         { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },
         CronScheduler,
         { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },

@@ -1,4 +1,3 @@
-import type { OwnedResources, ResourceOwner } from '../common/owned-resources.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
@@ -12,6 +11,7 @@ import type { CreateRunDto } from '../runs/runs.dto.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { cronDecider, type CronCommand } from './cron.decider.js';
+import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
 import { cronStream, type CronCreatedData, type CronSettings } from './cron.events.js';
 import { cronResource } from './cron.resource.js';
@@ -79,7 +79,7 @@ export function tickIdentity(cronId: string, tick: string): { runId: string; thr
 }
 
 @Injectable()
-export class CronsService implements OwnedResources {
+export class CronsService {
   private readonly logger = new Logger('crons');
 
   constructor(
@@ -89,6 +89,7 @@ export class CronsService implements OwnedResources {
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(CronRemoval) private readonly removal: CronRemoval,
   ) {}
 
   async create(
@@ -156,25 +157,8 @@ export class CronsService implements OwnedResources {
     return cronResource(await this.row(cronId));
   }
 
-  async delete(cronId: string, now: string): Promise<void> {
-    await this.execute(cronId, { kind: 'delete', cronId, now });
-  }
-
-  /**
-   * Deletes the crons of an assistant or a thread that was deleted, as the reference server
-   * cascades; resolves with how many.
-   */
-  async deleteOf(owner: ResourceOwner, now: string): Promise<number> {
-    await this.freshness.catchUp('crons');
-    const rows = await this.dataSource
-      .getRepository(CronEntity)
-      .findBy(
-        'assistantId' in owner
-          ? { assistant_id: owner.assistantId }
-          : { thread_id: owner.threadId },
-      );
-    for (const row of rows) await this.deleteIfThere(row.cron_id, now);
-    return rows.length;
+  delete(cronId: string, now: string): Promise<void> {
+    return this.removal.delete(cronId, now);
   }
 
   async get(cronId: string): Promise<Record<string, unknown>> {
@@ -265,7 +249,7 @@ export class CronsService implements OwnedResources {
         // Its assistant or its thread is gone (deleted by a path that does not cascade, or
         // expired): so is the cron.
         this.logger.warn(`Cron ${cron.cron_id} is deleted: ${error.message}`);
-        await this.deleteIfThere(cron.cron_id, now.toISOString());
+        await this.removal.deleteIfThere(cron.cron_id, now.toISOString());
         return;
       }
       this.logger.warn(
@@ -304,12 +288,6 @@ export class CronsService implements OwnedResources {
       builder.andWhere('c.metadata @> :m::jsonb', { m: JSON.stringify(query.metadata) });
     }
     return builder;
-  }
-
-  private async deleteIfThere(cronId: string, now: string): Promise<void> {
-    await this.delete(cronId, now).catch((error: unknown) => {
-      if (!(error instanceof DomainError && error.code === 'not_found')) throw error;
-    });
   }
 
   private async execute(cronId: string, command: CronCommand): Promise<void> {
