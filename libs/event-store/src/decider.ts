@@ -45,17 +45,19 @@ export async function foldStream<State, Event extends DomainEvent>(
 export function foldCacheOf<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   maxStreams?: number,
+  optimistic = false,
 ): FoldedStreamCache<State> {
   return new FoldedStreamCache<State>(
     decider.initialState,
     (state, event) => decider.evolve(state, domainEventOf<Event>(event)),
     maxStreams,
+    optimistic,
   );
 }
 
 /**
- * Reads the stream (with a kept cache, only what is new to it), folds it, decides and appends at
- * the position it read. A concurrent writer makes the append fail; the command is then decided again
+ * Reads the stream (with a kept cache, only what is new to it; with an optimistic one, nothing
+ * until an append finds another writer), folds it, decides and appends at the position it read. A concurrent writer makes the append fail; the command is then decided again
  * on the new state, after a short random pause, up to MAX_ATTEMPTS times; then the conflict
  * reaches the caller (409).
  */
@@ -71,7 +73,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   // Without a kept cache, one for this command: a retry then reads only what the winner wrote.
   const folds = cache ?? foldCacheOf(decider, 1);
   for (let attempt = 1; ; attempt += 1) {
-    const { state: current, position } = await folds.load(store, streamId);
+    const kept = folds.optimistic && attempt === 1 ? folds.peek(streamId) : undefined;
+    const { state: current, position } = kept ?? (await folds.load(store, streamId));
     const events = decider.decide(command, current);
     const state = events.reduce((s, event) => decider.evolve(s, event), current);
     if (events.length === 0) return { state, events, appended: undefined };

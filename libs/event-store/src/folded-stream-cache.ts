@@ -24,7 +24,24 @@ export class FoldedStreamCache<State> {
     private readonly initialState: State,
     private readonly evolve: (state: State, event: RecordedEvent) => State,
     private readonly maxStreams = 1_000,
+    /**
+     * Commands decide on what is kept without reading first, and read only when their append
+     * finds that another writer was there: for a stream's usual writer. Only for streams that are
+     * never deleted, since a stream begun again could reach the kept position with other events.
+     */
+    readonly optimistic = false,
   ) {}
+
+  /** What is kept of the stream, without reading it; undefined when nothing is. */
+  peek(streamId: string): FoldedStream<State> | undefined {
+    return this.folds.get(streamId);
+  }
+
+  /** Whether the event at `position` of the stream is already folded into what is kept. */
+  knows(streamId: string, position: number): boolean {
+    const cached = this.folds.get(streamId);
+    return cached !== undefined && position <= cached.position;
+  }
 
   async load(store: EventStore, streamId: string): Promise<FoldedStream<State>> {
     const cached = this.folds.get(streamId);

@@ -122,6 +122,36 @@ describe('handleCommand on the PostgreSQL event store', () => {
       ).rejects.toMatchObject({ code: 'conflict' });
     });
 
+    it('decides on what an optimistic cache kept without reading, and reads once another writer was there', async () => {
+      const stream = `optimistic-${randomUUID()}`;
+      const { spy, read } = counting(stream);
+      const cache = foldCacheOf(counter, 10, true);
+      await handleCommand(spy, stream, counter, { add: 1, writer: 0 }, undefined, cache);
+      read.events = 0;
+      for (let writer = 1; writer < 10; writer += 1) {
+        await handleCommand(spy, stream, counter, { add: 1, writer }, undefined, cache);
+      }
+      expect(read.events).toBe(0);
+
+      await handleCommand(store, stream, counter, { add: 5, writer: 99 });
+      const outcome = await handleCommand(
+        spy,
+        stream,
+        counter,
+        { add: 1, writer: 100, limit: 16 },
+        undefined,
+        cache,
+      );
+
+      expect(outcome.state.total).toBe(16);
+      expect(read.events).toBeGreaterThan(0);
+      expect((await store.readStream(stream)).map((event) => event.data.writer)).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 99, 100,
+      ]);
+      expect(cache.knows(stream, 11)).toBe(true);
+      expect(cache.knows(stream, 12)).toBe(false);
+    });
+
     it('folds again from the start a stream that was deleted and begun again', async () => {
       const stream = `cached-${randomUUID()}`;
       const cache = foldCacheOf(counter);

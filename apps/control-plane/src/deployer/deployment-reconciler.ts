@@ -137,9 +137,10 @@ export class DeploymentReconciler {
     );
     for (const row of rows) this.schedule(row.deployment_id);
     for await (const event of subscription) {
-      if (event.streamId.startsWith(DEPLOYMENT_STREAM_PREFIX)) {
-        this.schedule(event.streamId.slice(DEPLOYMENT_STREAM_PREFIX.length));
-      }
+      if (!event.streamId.startsWith(DEPLOYMENT_STREAM_PREFIX)) continue;
+      const deploymentId = event.streamId.slice(DEPLOYMENT_STREAM_PREFIX.length);
+      // Its own events (and those it has read) moved nothing it does not know already.
+      if (!this.writer.knows(deploymentId, event.streamPosition)) this.schedule(deploymentId);
     }
   }
 

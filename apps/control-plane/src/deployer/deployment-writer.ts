@@ -1,4 +1,4 @@
-import { EventStore, foldStream, handleCommand, type JsonObject } from '#libs/event-store';
+import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
 import type { DeploymentCommand } from '../deployments/domain/deployment.commands.js';
 import { deploymentDecider } from '../deployments/domain/deployment.decider.js';
 import { deploymentStream } from '../deployments/domain/deployment.events.js';
@@ -13,10 +13,21 @@ const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTEN
 
 /** How the reconciler reads a deployment and records what it did, as the local listener. */
 export class DeploymentWriter {
+  /**
+   * Each deployment as this writer knows it. It wrote most of it, so a command decides on what is
+   * kept without reading, and a load reads only what others appended since.
+   */
+  private readonly folds = foldCacheOf(deploymentDecider, 1_000, true);
+
   constructor(private readonly store: EventStore) {}
 
   async load(deploymentId: string): Promise<DeploymentState> {
-    return (await foldStream(this.store, deploymentStream(deploymentId), deploymentDecider)).state;
+    return (await this.folds.load(this.store, deploymentStream(deploymentId))).state;
+  }
+
+  /** Whether the deployment's event at `position` is known here: written or read already. */
+  knows(deploymentId: string, position: number): boolean {
+    return this.folds.knows(deploymentStream(deploymentId), position);
   }
 
   async command(deploymentId: string, command: DeploymentCommand): Promise<DeploymentState> {
@@ -26,6 +37,7 @@ export class DeploymentWriter {
       deploymentDecider,
       command,
       ACTOR,
+      this.folds,
     );
     return state;
   }
