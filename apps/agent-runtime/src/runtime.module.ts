@@ -27,6 +27,7 @@ import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
 import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
+import { ThreadCreation } from './threads/thread-creation.service.js';
 import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-expiry.sweeper.js';
 import { ThreadsController } from './threads/threads.controller.js';
 import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads/threads.service.js';
@@ -86,6 +87,7 @@ export class RuntimeModule {
         },
         ThreadStateService,
         ThreadStateUpdates,
+        ThreadCreation,
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },
         ThreadExpirySweeper,
         RunsService,

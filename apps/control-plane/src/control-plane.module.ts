@@ -8,6 +8,7 @@ import { DeploymentHistory } from './deployments/read-model/deployment-history.j
 import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
+import { DeploymentLogs } from './deployments/deployment-logs.service.js';
 import { HealthController } from './health/health.controller.js';
 import { GitHostIntegrations } from './tenancy/git-host-integrations.js';
 import { GitHostController } from './integrations/git-host.controller.js';
@@ -58,6 +59,7 @@ export class ControlPlaneModule {
         DeploymentsService,
         DeploymentHistory,
         RevisionLogs,
+        DeploymentLogs,
         TracingService,
       ],
     };

@@ -11,7 +11,22 @@ interface InspectableGraph extends CompiledGraphLike {
 }
 
 /** The schemas of one graph, as the SDK's `GraphSchema` names them. */
-function schemaResource(graphId: string, schemas: GraphSchemas): Record<string, unknown> {
+export interface GraphSchema {
+  readonly graph_id: string;
+  readonly input_schema: GraphSchemas['input'];
+  readonly output_schema: GraphSchemas['output'];
+  readonly state_schema: GraphSchemas['state'];
+  readonly config_schema: GraphSchemas['config'];
+  readonly context_schema: GraphSchemas['config'];
+}
+
+/** Each subgraph's schemas by its namespace (the SDK's `Subgraphs`). */
+export type Subgraphs = Record<string, GraphSchema>;
+
+/** A graph's nodes and edges, as LangGraph's `Graph.toJSON()` gives them. */
+export type GraphDrawing = { readonly nodes: unknown[]; readonly edges: unknown[] };
+
+function schemaResource(graphId: string, schemas: GraphSchemas): GraphSchema {
   return {
     graph_id: graphId,
     input_schema: schemas.input,
@@ -31,18 +46,27 @@ export class AssistantGraphs {
     @Inject(Application) private readonly application: Application,
   ) {}
 
-  /** Nodes and edges; `xray` draws subgraphs inside (true) or down to a depth (a number). */
-  async drawing(assistantId: string, xray: boolean | number | undefined): Promise<unknown> {
+  /**
+   * Nodes and edges; `xray` (as the query gives it) draws subgraphs inside ("true") or down to a
+   * depth (a number).
+   */
+  async drawing(assistantId: string, xrayParameter: string | undefined): Promise<GraphDrawing> {
+    const xray =
+      xrayParameter === undefined
+        ? undefined
+        : /^\d+$/.test(xrayParameter)
+          ? Number(xrayParameter)
+          : xrayParameter === 'true';
     const { graph, config } = await this.graphOf(assistantId);
     if (!graph.getGraphAsync) return { nodes: [], edges: [] };
     const drawable = await graph.getGraphAsync({
       ...config,
       ...(xray === undefined ? {} : { xray }),
     });
-    return drawable.toJSON();
+    return drawable.toJSON() as GraphDrawing;
   }
 
-  async schemas(assistantId: string): Promise<Record<string, unknown>> {
+  async schemas(assistantId: string): Promise<GraphSchema> {
     const { graph, graphId } = await this.graphOf(assistantId);
     return schemaResource(graphId, await this.application.schemasOf(graphId, graph));
   }
@@ -52,9 +76,9 @@ export class AssistantGraphs {
     assistantId: string,
     namespace: string | undefined,
     recurse: boolean,
-  ): Promise<Record<string, Record<string, unknown>>> {
+  ): Promise<Subgraphs> {
     const { graph, graphId } = await this.graphOf(assistantId);
-    const found: Record<string, Record<string, unknown>> = {};
+    const found: Record<string, GraphSchema> = {};
     if (!graph.getSubgraphsAsync) return found;
     for await (const [name, subgraph] of graph.getSubgraphsAsync(namespace, recurse)) {
       const schemas = await this.application.schemasOf(graphId, subgraph as CompiledGraphLike);

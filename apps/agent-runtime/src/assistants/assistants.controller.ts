@@ -13,7 +13,13 @@ import {
   Query,
 } from '@nestjs/common';
 import { uuidv7 } from '#libs/event-store';
-import { AssistantGraphs } from './assistant-graphs.service.js';
+import {
+  AssistantGraphs,
+  type GraphDrawing,
+  type GraphSchema,
+  type Subgraphs,
+} from './assistant-graphs.service.js';
+import type { Assistant, AssistantVersion } from './assistant.resource.js';
 import {
   AssistantGraphQueryDto,
   AssistantSubgraphsQueryDto,
@@ -40,7 +46,7 @@ export class AssistantsController {
   @AuthEvent('assistants:create')
   @Post()
   @HttpCode(200)
-  create(@Body() body: CreateAssistantDto): Promise<Record<string, unknown>> {
+  create(@Body() body: CreateAssistantDto): Promise<Assistant> {
     const { graph_id, assistant_id, if_exists, ...fields } = body;
     return this.assistants.create(
       assistant_id ?? uuidv7(),
@@ -55,7 +61,7 @@ export class AssistantsController {
   @AuthEvent('assistants:search', 'search')
   @Post('search')
   @HttpCode(200)
-  search(@Body() body: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
+  search(@Body() body: SearchAssistantsDto): Promise<Partial<Assistant>[]> {
     return this.assistants.search(body);
   }
 
@@ -70,7 +76,7 @@ export class AssistantsController {
   @Returns('Assistant')
   @AuthEvent('assistants:read')
   @Get(':assistantId')
-  get(@Param('assistantId', IdPipe) assistantId: string): Promise<Record<string, unknown>> {
+  get(@Param('assistantId', IdPipe) assistantId: string): Promise<Assistant> {
     return this.assistants.get(assistantId);
   }
 
@@ -80,20 +86,14 @@ export class AssistantsController {
   graph(
     @Param('assistantId') assistantId: string,
     @Query() query: AssistantGraphQueryDto,
-  ): Promise<unknown> {
-    const xray =
-      query.xray === undefined
-        ? undefined
-        : /^\d+$/.test(query.xray)
-          ? Number(query.xray)
-          : query.xray === 'true';
-    return this.graphs.drawing(assistantId, xray);
+  ): Promise<GraphDrawing> {
+    return this.graphs.drawing(assistantId, query.xray);
   }
 
   @Returns('GraphSchemas')
   @AuthEvent('assistants:read')
   @Get(':assistantId/schemas')
-  schemas(@Param('assistantId') assistantId: string): Promise<Record<string, unknown>> {
+  schemas(@Param('assistantId') assistantId: string): Promise<GraphSchema> {
     return this.graphs.schemas(assistantId);
   }
 
@@ -103,7 +103,7 @@ export class AssistantsController {
   subgraphs(
     @Param('assistantId') assistantId: string,
     @Query() query: AssistantSubgraphsQueryDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Subgraphs> {
     return this.graphs.subgraphs(assistantId, undefined, query.recurse === 'true');
   }
 
@@ -114,7 +114,7 @@ export class AssistantsController {
     @Param('assistantId') assistantId: string,
     @Param('namespace') namespace: string,
     @Query() query: AssistantSubgraphsQueryDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Subgraphs> {
     return this.graphs.subgraphs(assistantId, namespace, query.recurse === 'true');
   }
 
@@ -124,7 +124,7 @@ export class AssistantsController {
   update(
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: UpdateAssistantDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Assistant> {
     return this.assistants.update(assistantId, body, now());
   }
 
@@ -146,7 +146,7 @@ export class AssistantsController {
   setLatest(
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: SetLatestVersionDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Assistant> {
     return this.assistants.setLatest(assistantId, body.version, now());
   }
 
@@ -157,7 +157,7 @@ export class AssistantsController {
   versions(
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: ListVersionsDto,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<AssistantVersion[]> {
     return this.assistants.versions(assistantId, body);
   }
 }

@@ -18,7 +18,12 @@ import {
 } from './assistant.decider.js';
 import { AssistantEntity, type AssistantRow } from './assistant.entity.js';
 import { assistantStream } from './assistant.events.js';
-import { assistantResource, assistantVersionResource } from './assistant.resource.js';
+import {
+  assistantResource,
+  assistantVersionResource,
+  type Assistant,
+  type AssistantVersion,
+} from './assistant.resource.js';
 import { rowOf } from './assistants.projection.js';
 import type { ListVersionsDto, SearchAssistantsDto } from './assistants.dto.js';
 
@@ -55,7 +60,7 @@ export class AssistantsService {
     fields: AssistantFields,
     ifExists: 'raise' | 'do_nothing',
     now: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Assistant> {
     requireServedGraph(this.graphs, graphId);
     const state = await this.execute(assistantId, {
       kind: 'create',
@@ -82,20 +87,12 @@ export class AssistantsService {
     }
   }
 
-  async update(
-    assistantId: string,
-    fields: AssistantFields,
-    now: string,
-  ): Promise<Record<string, unknown>> {
+  async update(assistantId: string, fields: AssistantFields, now: string): Promise<Assistant> {
     if (fields.graph_id !== undefined) requireServedGraph(this.graphs, fields.graph_id);
     return this.resource(await this.execute(assistantId, { kind: 'update', fields, now }));
   }
 
-  async setLatest(
-    assistantId: string,
-    version: number,
-    now: string,
-  ): Promise<Record<string, unknown>> {
+  async setLatest(assistantId: string, version: number, now: string): Promise<Assistant> {
     return this.resource(await this.execute(assistantId, { kind: 'set_latest', version, now }));
   }
 
@@ -103,11 +100,11 @@ export class AssistantsService {
     await this.execute(assistantId, { kind: 'delete', now });
   }
 
-  async get(assistantId: string): Promise<Record<string, unknown>> {
+  async get(assistantId: string): Promise<Assistant> {
     return assistantResource(await this.row(assistantId));
   }
 
-  async versions(assistantId: string, query: ListVersionsDto): Promise<Record<string, unknown>[]> {
+  async versions(assistantId: string, query: ListVersionsDto): Promise<AssistantVersion[]> {
     const row = await this.row(assistantId);
     const offset = query.offset ?? 0;
     return [...row.versions]
@@ -117,7 +114,7 @@ export class AssistantsService {
       .map((version) => assistantVersionResource(assistantId, version));
   }
 
-  async search(query: SearchAssistantsDto): Promise<Record<string, unknown>[]> {
+  async search(query: SearchAssistantsDto): Promise<Partial<Assistant>[]> {
     const rows = await (
       await this.matching(query)
     )
@@ -201,7 +198,7 @@ export class AssistantsService {
     return row;
   }
 
-  private resource(state: AssistantState): Record<string, unknown> {
+  private resource(state: AssistantState): Assistant {
     const row = rowOf(state);
     if (!row) throw notFound('Assistant not found');
     return assistantResource(row);

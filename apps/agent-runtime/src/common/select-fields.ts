@@ -1,8 +1,10 @@
 /** A search's `select`: only the named fields of each result, or all of them without one. */
-export function selectFields(
-  resource: Record<string, unknown>,
+export function selectFields<Resource extends object>(
+  resource: Resource,
   select: readonly string[] | undefined,
-): Record<string, unknown> {
+): Partial<Resource> {
   if (!select) return resource;
-  return Object.fromEntries(Object.entries(resource).filter(([field]) => select.includes(field)));
+  return Object.fromEntries(
+    Object.entries(resource).filter(([field]) => select.includes(field)),
+  ) as Partial<Resource>;
 }

@@ -15,6 +15,7 @@ import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { CountCronsDto, CreateCronDto, SearchCronsDto, UpdateCronDto } from './crons.dto.js';
 import { CronsService } from './crons.service.js';
+import type { Cron } from './cron.resource.js';
 
 const now = (): string => new Date().toISOString();
 
@@ -32,10 +33,7 @@ export class CronsController {
   @AuthEvent('crons:create')
   @Post('runs/crons')
   @HttpCode(200)
-  create(
-    @Body() body: CreateCronDto,
-    @Req() request: FastifyRequest,
-  ): Promise<Record<string, unknown>> {
+  create(@Body() body: CreateCronDto, @Req() request: FastifyRequest): Promise<Cron> {
     return this.crons.create(null, body, userOf(request), now());
   }
 
@@ -47,7 +45,7 @@ export class CronsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateCronDto,
     @Req() request: FastifyRequest,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Cron> {
     return this.crons.create(threadId, body, userOf(request), now());
   }
 
@@ -55,7 +53,7 @@ export class CronsController {
   @AuthEvent('crons:search', 'search')
   @Post('runs/crons/search')
   @HttpCode(200)
-  search(@Body() body: SearchCronsDto): Promise<Record<string, unknown>[]> {
+  search(@Body() body: SearchCronsDto): Promise<Partial<Cron & { now: string }>[]> {
     return this.crons.search(body);
   }
 
@@ -70,10 +68,7 @@ export class CronsController {
   @Returns('Cron')
   @AuthEvent('crons:update')
   @Patch('runs/crons/:cronId')
-  update(
-    @Param('cronId', IdPipe) cronId: string,
-    @Body() body: UpdateCronDto,
-  ): Promise<Record<string, unknown>> {
+  update(@Param('cronId', IdPipe) cronId: string, @Body() body: UpdateCronDto): Promise<Cron> {
     return this.crons.update(cronId, body, now());
   }
 

@@ -14,7 +14,7 @@ import { cronDecider, type CronCommand } from './cron.decider.js';
 import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
 import { cronStream, type CronCreatedData, type CronSettings } from './cron.events.js';
-import { cronResource } from './cron.resource.js';
+import { cronResource, type Cron } from './cron.resource.js';
 import { CronSchedule, CronScheduleError } from './cron-schedule.js';
 import {
   CRON_FIELDS,
@@ -97,7 +97,7 @@ export class CronsService {
     body: CreateCronDto,
     userId: string | null,
     now: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Cron> {
     scheduleOf(body.schedule, body.timezone);
     const assistant = await this.assistants.resolve(body.assistant_id);
     if (threadId !== null && !(await this.threads.exists(threadId))) {
@@ -129,7 +129,7 @@ export class CronsService {
     return cronResource(row);
   }
 
-  async update(cronId: string, body: UpdateCronDto, now: string): Promise<Record<string, unknown>> {
+  async update(cronId: string, body: UpdateCronDto, now: string): Promise<Cron> {
     const current = await this.row(cronId);
     if (body.schedule !== undefined || body.timezone !== undefined) {
       scheduleOf(body.schedule ?? current.schedule, body.timezone ?? current.timezone);
@@ -161,11 +161,11 @@ export class CronsService {
     return this.removal.delete(cronId, now);
   }
 
-  async get(cronId: string): Promise<Record<string, unknown>> {
+  async get(cronId: string): Promise<Cron> {
     return cronResource(await this.row(cronId));
   }
 
-  async search(query: SearchCronsDto): Promise<Record<string, unknown>[]> {
+  async search(query: SearchCronsDto): Promise<Partial<Cron & { now: string }>[]> {
     const now = new Date().toISOString();
     const column = query.sort_by ?? 'created_at';
     const rows = await (

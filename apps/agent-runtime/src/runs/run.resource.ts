@@ -1,7 +1,20 @@
 import type { RunCreatedData, RunStatus } from '../run-records/run.events.js';
 import type { RunRow } from './run.entity.js';
 
-export function runResource(row: RunRow): Record<string, unknown> {
+/** A run as the API shows it (the SDK's `Run`). */
+export interface Run {
+  readonly run_id: string;
+  readonly thread_id: string;
+  readonly assistant_id: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly metadata: RunRow['metadata'];
+  readonly status: RunStatus;
+  readonly kwargs: RunRow['kwargs'];
+  readonly multitask_strategy: RunRow['multitask_strategy'];
+}
+
+export function runResource(row: RunRow): Run {
   return {
     run_id: row.run_id,
     thread_id: row.thread_id,
@@ -15,10 +28,7 @@ export function runResource(row: RunRow): Record<string, unknown> {
   };
 }
 
-export function createdRunResource(
-  data: RunCreatedData,
-  status: RunStatus = 'pending',
-): Record<string, unknown> {
+export function createdRunResource(data: RunCreatedData, status: RunStatus = 'pending'): Run {
   return {
     run_id: data.run_id,
     thread_id: data.thread_id,

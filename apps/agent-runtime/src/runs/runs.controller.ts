@@ -31,7 +31,8 @@ import {
   ThreadStreamQueryDto,
 } from './runs.dto.js';
 import { parseThreadEventId, readThreadStream } from '../threads/thread-stream-reader.js';
-import { RunsService, type CreatedRun } from './runs.service.js';
+import { RunsService, type CreatedRun, type RunResult } from './runs.service.js';
+import type { Run } from './run.resource.js';
 import { IdPipe } from '../common/id.pipe.js';
 
 const HEARTBEAT_MS = 10_000;
@@ -72,7 +73,7 @@ export class RunsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Run> {
     const run = await this.runs.create(threadId, body, now());
     void reply.header('content-location', runPath(run.data));
     return run.resource;
@@ -85,7 +86,7 @@ export class RunsController {
   async createStateless(
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Run> {
     const run = await this.runs.create(null, body, now());
     void reply.header('content-location', runPath(run.data));
     return run.resource;
@@ -97,7 +98,7 @@ export class RunsController {
   list(
     @Param('threadId', IdPipe) threadId: string,
     @Query() query: ListRunsDto,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<Partial<Run>[]> {
     return this.runs.list(threadId, query);
   }
 
@@ -107,19 +108,18 @@ export class RunsController {
   get(
     @Param('threadId', IdPipe) threadId: string,
     @Param('runId', IdPipe) runId: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Run> {
     return this.runs.get(threadId, runId);
   }
 
   @Returns('RunResult')
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/join')
-  async join(
+  join(
     @Param('threadId', IdPipe) threadId: string,
     @Param('runId', IdPipe) runId: string,
-  ): Promise<unknown> {
-    await this.runs.requireRunOfThread(threadId, runId);
-    return this.runs.joinResult(await this.runs.waitForFinish(runId));
+  ): Promise<RunResult> {
+    return this.runs.join(threadId, runId);
   }
 
   @Returns('RunResult')
@@ -130,10 +130,10 @@ export class RunsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
+  ): Promise<RunResult> {
     const run = await this.runs.create(threadId, body, now());
     void reply.header('content-location', runPath(run.data));
-    return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
+    return this.runs.resultOf(run.data.run_id);
   }
 
   @Returns('RunResult')
@@ -143,10 +143,10 @@ export class RunsController {
   async waitStateless(
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
+  ): Promise<RunResult> {
     const run = await this.runs.create(null, body, now());
     void reply.header('content-location', runPath(run.data));
-    return this.runs.joinResult(await this.runs.waitForFinish(run.data.run_id));
+    return this.runs.resultOf(run.data.run_id);
   }
 
   @ApiResponse({
@@ -202,12 +202,8 @@ export class RunsController {
   @AuthEvent('threads:create_run')
   @Post('runs/batch')
   @HttpCode(200)
-  async batch(@Body() body: unknown): Promise<Record<string, unknown>[]> {
-    const payloads = await validateEach(body, CreateRunDto);
-    const created: Record<string, unknown>[] = [];
-    for (const payload of payloads)
-      created.push((await this.runs.create(null, payload, now())).resource);
-    return created;
+  async batch(@Body() body: unknown): Promise<Run[]> {
+    return this.runs.createBatch(await validateEach(body, CreateRunDto), now());
   }
 
   @StreamsEvents()

@@ -1,7 +1,7 @@
 import { domainEventOf, notFound } from '#libs/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
+import { EventStore, uuidv7, type JsonObject, type JsonValue } from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
@@ -11,7 +11,7 @@ import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunObserver } from './run-log.js';
-import { createdRunResource, runResource } from './run.resource.js';
+import { createdRunResource, runResource, type Run } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
 import { RunSignals } from './run-signals.js';
 import {
@@ -39,8 +39,11 @@ export interface RunIdentity {
 
 export interface CreatedRun {
   readonly data: RunCreatedData;
-  readonly resource: Record<string, unknown>;
+  readonly resource: Run;
 }
+
+/** What join and wait answer: the thread's values after the run, or its error. */
+export type RunResult = JsonValue | { readonly __error__: JsonObject | null };
 
 @Injectable()
 export class RunsService {
@@ -147,7 +150,7 @@ export class RunsService {
     return ensureRunCreated(this.store, data);
   }
 
-  async get(threadId: string, runId: string): Promise<Record<string, unknown>> {
+  async get(threadId: string, runId: string): Promise<Run> {
     if (!isUuid(runId)) throw notFound('Run not found');
     await this.freshness.catchUp('runs');
     const row = await this.dataSource
@@ -159,7 +162,7 @@ export class RunsService {
     return runResource(row);
   }
 
-  async list(threadId: string, query: ListRunsDto): Promise<Record<string, unknown>[]> {
+  async list(threadId: string, query: ListRunsDto): Promise<Partial<Run>[]> {
     await this.threads.row(threadId);
     await this.freshness.catchUp('runs');
     const builder = this.dataSource
@@ -197,10 +200,24 @@ export class RunsService {
     }
   }
 
-  /** What join and wait answer: the thread's values after the run, or its error. */
-  joinResult(finished: RunFinishedData): unknown {
+  /** Resolves when the run has finished, with what join and wait answer. */
+  async resultOf(runId: string): Promise<RunResult> {
+    const finished = await this.waitForFinish(runId);
     if (finished.status === 'error') return { __error__: finished.error };
     return finished.values;
+  }
+
+  /** `GET /threads/{id}/runs/{run_id}/join`. */
+  async join(threadId: string, runId: string): Promise<RunResult> {
+    await this.requireRunOfThread(threadId, runId);
+    return this.resultOf(runId);
+  }
+
+  /** Stateless runs, one after another, each validated already. */
+  async createBatch(payloads: readonly CreateRunDto[], now: string): Promise<Run[]> {
+    const created: Run[] = [];
+    for (const payload of payloads) created.push((await this.create(null, payload, now)).resource);
+    return created;
   }
 
   /** The ids of every run the thread has had (that its read model knows of yet); 404 without the thread. */

@@ -12,8 +12,6 @@ import {
   Req,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { StoreAccess, storeItemMatches } from './store-access.js';
-import { requireValidNamespace } from './store-namespace.js';
 import {
   DeleteStoreItemDto,
   GetStoreItemQuery,
@@ -22,152 +20,52 @@ import {
   SearchStoreItemsDto,
 } from './store.dto.js';
 import type { StoreItem } from './store-reads.js';
-import { StoreService, type StoreItemFilter } from './store.service.js';
-import type { AuthFilters } from '../auth/custom-auth.js';
-
-/** With auth filters, namespace listings look through at most this many for the page. */
-const FILTERED_SCAN_LIMIT = 10_000;
-
-/** The application's auth filters as the store's visibility test, when there are filters. */
-function visibleTo(filters: AuthFilters | undefined): { visible?: StoreItemFilter } {
-  return filters ? { visible: (item) => storeItemMatches(item, filters) } : {};
-}
+import { StoreRequests } from './store-requests.service.js';
 
 @Controller('store')
 export class StoreController {
-  constructor(
-    @Inject(StoreService) private readonly store: StoreService,
-    @Inject(StoreAccess) private readonly access: StoreAccess,
-  ) {}
+  constructor(@Inject(StoreRequests) private readonly requests: StoreRequests) {}
 
   @ReturnsNothing()
   @Put('items')
   @HttpCode(204)
-  async put(@Body() body: PutStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
-    requireValidNamespace(body.namespace, ['body', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'put', {
-      namespace: body.namespace,
-      key: body.key,
-      value: body.value,
-    });
-    requireValidNamespace(asked.namespace, ['body', 'namespace']);
-    if (filters) {
-      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
-      this.access.requireWritable(existing, asked, filters);
-    }
-    await this.store.write([
-      {
-        namespace: asked.namespace,
-        key: asked.key,
-        value: asked.value,
-        ...(body.index === undefined ? {} : { index: body.index }),
-        ...(body.ttl === undefined ? {} : { ttlMinutes: body.ttl }),
-      },
-    ]);
+  put(@Body() body: PutStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
+    return this.requests.put(body, request);
   }
 
   @ReturnsNothing()
   @Delete('items')
   @HttpCode(204)
-  async delete(@Body() body: DeleteStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
-    requireValidNamespace(body.namespace ?? [], ['body', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'delete', {
-      namespace: body.namespace ?? [],
-      key: body.key,
-    });
-    requireValidNamespace(asked.namespace, ['body', 'namespace']);
-    if (filters) {
-      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
-      this.access.requireWritable(existing, asked, filters);
-    }
-    await this.store.write([{ namespace: asked.namespace, key: asked.key, value: null }]);
+  delete(@Body() body: DeleteStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
+    return this.requests.delete(body, request);
   }
 
   @Returns('StoreItem')
   @Get('items')
-  async get(
+  get(
     @Query() query: GetStoreItemQuery,
     @Req() request: FastifyRequest,
   ): Promise<StoreItem | null> {
-    const namespace = query.namespace ? query.namespace.split('.') : [];
-    requireValidNamespace(namespace, ['query', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'get', {
-      namespace,
-      key: query.key,
-    });
-    requireValidNamespace(asked.namespace, ['query', 'namespace']);
-    return this.store.get(asked.namespace, asked.key, {
-      ...(query.refresh_ttl === undefined ? {} : { refreshTtl: query.refresh_ttl }),
-      ...visibleTo(filters),
-    });
+    return this.requests.get(query, request);
   }
 
   @Returns('StoreSearchResult')
   @Post('items/search')
   @HttpCode(200)
-  async search(
+  search(
     @Body() body: SearchStoreItemsDto,
     @Req() request: FastifyRequest,
   ): Promise<{ items: StoreItem[] }> {
-    const prefix = body.namespace_prefix ?? [];
-    requireValidNamespace(prefix, ['body', 'namespace_prefix'], { allowEmpty: true });
-    const limit = body.limit ?? 10;
-    const offset = body.offset ?? 0;
-    const { value: asked, filters } = await this.access.authorize(request, 'search', {
-      namespace: prefix,
-      filter: body.filter ?? null,
-      limit,
-      offset,
-      query: body.query ?? null,
-    });
-    requireValidNamespace(asked.namespace, ['body', 'namespace_prefix'], { allowEmpty: true });
-    return {
-      items: await this.store.search({
-        namespacePrefix: asked.namespace,
-        ...(body.filter ? { filter: body.filter } : {}),
-        ...(body.query ? { query: body.query } : {}),
-        ...(body.refresh_ttl === undefined ? {} : { refreshTtl: body.refresh_ttl }),
-        limit,
-        offset,
-        ...visibleTo(filters),
-      }),
-    };
+    return this.requests.search(body, request);
   }
 
   @Returns('StoreNamespaces')
   @Post('namespaces')
   @HttpCode(200)
-  async namespaces(
+  namespaces(
     @Body() body: ListNamespacesDto,
     @Req() request: FastifyRequest,
   ): Promise<{ namespaces: string[][] }> {
-    const check = (labels: string[] | undefined, field: string): void => {
-      requireValidNamespace(labels ?? [], ['body', field], { allowEmpty: true });
-    };
-    check(body.prefix, 'prefix');
-    check(body.suffix, 'suffix');
-    const limit = body.limit ?? 100;
-    const offset = body.offset ?? 0;
-    const { value: asked, filters } = await this.access.authorize(request, 'list_namespaces', {
-      namespace: body.prefix ?? [],
-      suffix: body.suffix ?? null,
-      max_depth: body.max_depth ?? null,
-      limit,
-      offset,
-    });
-    check(asked.namespace, 'prefix');
-    const match = {
-      ...(asked.namespace.length ? { prefix: asked.namespace } : {}),
-      ...(body.suffix?.length ? { suffix: body.suffix } : {}),
-      ...(body.max_depth === undefined ? {} : { maxDepth: body.max_depth }),
-    };
-    if (!filters) return { namespaces: await this.store.namespaces({ ...match, limit, offset }) };
-    const scanned = await this.store.namespaces({
-      ...match,
-      limit: FILTERED_SCAN_LIMIT,
-      offset: 0,
-    });
-    const allowed = scanned.filter((namespace) => storeItemMatches({ namespace }, filters));
-    return { namespaces: allowed.slice(offset, offset + limit) };
+    return this.requests.namespaces(body, request);
   }
 }

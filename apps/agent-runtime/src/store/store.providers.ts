@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { Application } from '../application/application.js';
 import { createGraphStore } from './graph-store.js';
 import { StoreAccess } from './store-access.js';
+import { StoreRequests } from './store-requests.service.js';
 import { StoreExpirySweeper } from './store-expiry.sweeper.js';
 import { StoreService } from './store.service.js';
 import { StoreSettings } from './store-settings.js';
@@ -27,6 +28,7 @@ export const STORE_PROVIDERS: Provider[] = [
   StoreVectorSearch,
   StoreService,
   StoreAccess,
+  StoreRequests,
   StoreExpirySweeper,
   {
     provide: GRAPH_STORE_ATTACHED,

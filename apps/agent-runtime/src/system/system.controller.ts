@@ -1,7 +1,7 @@
-import { BERTH_VERSION } from '#libs/config';
 import { Returns } from '#libs/http';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { Application } from '../application/application.js';
+import { runtimeInfo, type RuntimeInfo } from './runtime-info.js';
 
 @Controller()
 export class SystemController {
@@ -15,14 +15,7 @@ export class SystemController {
 
   @Returns('Info')
   @Get('info')
-  info(): Record<string, unknown> {
-    return {
-      version: BERTH_VERSION,
-      langgraph_js_version: this.application.langgraphVersion,
-      graphs: this.application.graphIds(),
-      failed_graphs: Object.fromEntries(this.application.failedGraphs()),
-      ...(this.application.reloadError ? { reload_error: this.application.reloadError } : {}),
-      flags: { assistants: true, crons: true, langsmith: false },
-    };
+  info(): RuntimeInfo {
+    return runtimeInfo(this.application);
   }
 }

@@ -47,6 +47,11 @@ interface UpdatableGraph {
 /** LangGraph's refusals of an update (an unknown node, an ambiguous writer) are the caller's. */
 const REFUSED_UPDATES = new Set(['InvalidUpdateError', 'EmptyInputError']);
 
+/** What a state update answers: the checkpoint it wrote (the SDK's `ThreadUpdateStateResponse`). */
+export interface StateUpdated {
+  readonly checkpoint: JsonObject;
+}
+
 /**
  * Writes to a thread's state by hand: the thread's graph writes each update as a new checkpoint
  * (an event of the thread's checkpoint stream), and the thread records the state it leads to. No
@@ -62,7 +67,8 @@ export class ThreadStateUpdates {
   ) {}
 
   /** `POST /threads/{id}/state`. */
-  update(thread: ThreadRow, update: StateUpdate, now: string): Promise<JsonObject> {
+  async update(threadId: string, update: StateUpdate, now: string): Promise<StateUpdated> {
+    const thread = await this.threads.rowForWrite(threadId);
     const from = {
       ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
       ...(update.checkpoint ?? {}),
@@ -73,8 +79,8 @@ export class ThreadStateUpdates {
   }
 
   /** `PATCH /threads/{id}/state`: keys merged into the metadata of the thread's latest checkpoint. */
-  async patchMetadata(thread: ThreadRow, metadata: JsonObject): Promise<void> {
-    const threadId = thread.thread_id;
+  async patchMetadata(threadId: string, metadata: JsonObject): Promise<void> {
+    await this.threads.row(threadId);
     await this.queue.whileIdle(threadId, async () => {
       const stream = checkpointStreamOf(threadId);
       const latest = foldCheckpointEvents(await this.store.readStream(stream)).latest('');
@@ -100,7 +106,7 @@ export class ThreadStateUpdates {
     thread: ThreadRow,
     supersteps: readonly Superstep[],
     now: string,
-  ): Promise<JsonObject> {
+  ): Promise<StateUpdated> {
     const graphId = this.graphOf(thread);
     const createCommand = await this.application.createCommand(graphId);
     const lastNode = supersteps.at(-1)?.updates.at(-1)?.as_node ?? null;
@@ -123,7 +129,7 @@ export class ThreadStateUpdates {
     asNode: string | null,
     now: string,
     apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>,
-  ): Promise<JsonObject> {
+  ): Promise<StateUpdated> {
     const threadId = thread.thread_id;
     const graphId = this.graphOf(thread);
     return this.queue.whileIdle(threadId, async () => {

@@ -46,8 +46,21 @@ function errorMessage(error: unknown): string | null {
   return error instanceof Error ? error.message : JSON.stringify(error);
 }
 
+/** A thread's state as the API shows it (the SDK's `ThreadState`), checkpoint ids included. */
+export interface ThreadStateResource {
+  readonly values: JsonValue;
+  readonly next: JsonValue;
+  readonly tasks: JsonValue;
+  readonly metadata: JsonValue;
+  readonly created_at: string | null;
+  readonly checkpoint: JsonValue;
+  readonly checkpoint_id: string | null;
+  readonly parent_checkpoint: JsonValue;
+  readonly parent_checkpoint_id: string | null;
+}
+
 /** A thread state as the API shows it, in the shape of the reference server plus the checkpoint ids. */
-export function threadStateResource(snapshot: StateSnapshotLike): Record<string, JsonValue> {
+export function threadStateResource(snapshot: StateSnapshotLike): ThreadStateResource {
   const checkpoint = checkpointOf(snapshot.config);
   const parent = checkpointOf(snapshot.parentConfig);
   const metadata = { ...(snapshot.metadata ?? {}) };
@@ -74,11 +87,11 @@ export function threadStateResource(snapshot: StateSnapshotLike): Record<string,
     checkpoint_id: checkpoint?.checkpoint_id ?? null,
     parent_checkpoint: parent,
     parent_checkpoint_id: parent?.checkpoint_id ?? null,
-  }) as Record<string, JsonValue>;
+  }) as unknown as ThreadStateResource;
 }
 
 /** The state of a thread no run has touched yet. */
-export const EMPTY_THREAD_STATE: Record<string, JsonValue> = {
+export const EMPTY_THREAD_STATE: ThreadStateResource = {
   values: {},
   next: [],
   tasks: [],

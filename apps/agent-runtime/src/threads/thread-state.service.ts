@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { JsonObject } from '#libs/event-store';
 import { Application } from '../application/application.js';
 import { notFound } from '#libs/domain';
-import type { ThreadRow } from './thread.entity.js';
 import {
   EMPTY_THREAD_STATE,
   threadStateResource,
   type StateSnapshotLike,
+  type ThreadStateResource,
 } from './thread-state.resource.js';
+import { ThreadsService } from './threads.service.js';
 
 interface HistoryGraph {
   getStateHistory(
@@ -26,13 +27,17 @@ export interface HistoryOptions {
 /** A thread's state and history, computed by its graph from the checkpoints in the log. */
 @Injectable()
 export class ThreadStateService {
-  constructor(@Inject(Application) private readonly application: Application) {}
+  constructor(
+    @Inject(Application) private readonly application: Application,
+    @Inject(ThreadsService) private readonly threads: ThreadsService,
+  ) {}
 
   async state(
-    thread: ThreadRow,
+    threadId: string,
     checkpointId: string | undefined,
     subgraphs: boolean,
-  ): Promise<Record<string, JsonValue>> {
+  ): Promise<ThreadStateResource> {
+    const thread = await this.threads.row(threadId);
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') return EMPTY_THREAD_STATE;
     const graph = await this.application.graph(graphId, {
@@ -54,13 +59,14 @@ export class ThreadStateService {
     return threadStateResource(snapshot);
   }
 
-  async history(thread: ThreadRow, options: HistoryOptions): Promise<Record<string, JsonValue>[]> {
+  async history(threadId: string, options: HistoryOptions): Promise<ThreadStateResource[]> {
+    const thread = await this.threads.row(threadId);
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') return [];
     const graph = (await this.application.graph(graphId, {
       configurable: { thread_id: thread.thread_id },
     })) as unknown as HistoryGraph;
-    const states: Record<string, JsonValue>[] = [];
+    const states: ThreadStateResource[] = [];
     const history = graph.getStateHistory(
       {
         configurable: {

@@ -26,7 +26,10 @@ import {
   UpdateThreadStateDto,
   ttlOf,
 } from './threads.dto.js';
-import { ThreadStateUpdates } from './thread-state-updates.service.js';
+import { ThreadStateUpdates, type StateUpdated } from './thread-state-updates.service.js';
+import { ThreadCreation } from './thread-creation.service.js';
+import type { Thread } from './thread.resource.js';
+import type { ThreadStateResource } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
 import { IdPipe } from '../common/id.pipe.js';
 
@@ -45,37 +48,22 @@ export class ThreadsController {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
+    @Inject(ThreadCreation) private readonly creation: ThreadCreation,
   ) {}
 
   @Returns('Thread')
   @AuthEvent('threads:create')
   @Post()
   @HttpCode(200)
-  async create(@Body() body: CreateThreadDto): Promise<Record<string, unknown>> {
-    const threadId = body.thread_id ?? uuidv7();
-    const metadata = {
-      ...(body.metadata ?? {}),
-      ...(body.graph_id === undefined ? {} : { graph_id: body.graph_id }),
-    };
-    if (!body.supersteps?.length) {
-      return this.threads.create(threadId, metadata, body.if_exists ?? 'raise', now(), ttlOf(body));
-    }
-    this.updates.graphOf({ thread_id: threadId, metadata });
-    await this.threads.create(threadId, metadata, 'raise', now(), ttlOf(body));
-    try {
-      await this.updates.applySupersteps(await this.threads.row(threadId), body.supersteps, now());
-    } catch (error) {
-      await this.threads.delete(threadId, now());
-      throw error;
-    }
-    return this.threads.get(threadId);
+  create(@Body() body: CreateThreadDto): Promise<Thread> {
+    return this.creation.create(body, now());
   }
 
   @Returns(listOf('Thread'))
   @AuthEvent('threads:search', 'search')
   @Post('search')
   @HttpCode(200)
-  search(@Body() body: SearchThreadsDto): Promise<Record<string, unknown>[]> {
+  search(@Body() body: SearchThreadsDto): Promise<Partial<Thread>[]> {
     return this.threads.search(body);
   }
 
@@ -91,14 +79,14 @@ export class ThreadsController {
   @AuthEvent('threads:read')
   @Post(':threadId/copy')
   @HttpCode(200)
-  copy(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
+  copy(@Param('threadId', IdPipe) threadId: string): Promise<Thread> {
     return this.threads.copy(threadId, uuidv7(), now());
   }
 
   @Returns('Thread')
   @AuthEvent('threads:read')
   @Get(':threadId')
-  get(@Param('threadId', IdPipe) threadId: string): Promise<Record<string, unknown>> {
+  get(@Param('threadId', IdPipe) threadId: string): Promise<Thread> {
     return this.threads.get(threadId);
   }
 
@@ -108,7 +96,7 @@ export class ThreadsController {
   update(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Thread> {
     return this.threads.updateMetadata(threadId, body.metadata ?? {}, now(), ttlOf(body));
   }
 
@@ -123,23 +111,23 @@ export class ThreadsController {
   @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Get(':threadId/state')
-  async latestState(
+  latestState(
     @Param('threadId', IdPipe) threadId: string,
     @Query() query: StateQueryDto,
-  ): Promise<unknown> {
-    return this.state.state(await this.threads.row(threadId), undefined, query.subgraphs ?? false);
+  ): Promise<ThreadStateResource> {
+    return this.state.state(threadId, undefined, query.subgraphs ?? false);
   }
 
   @Returns('StateUpdated')
   @AuthEvent('threads:update')
   @Post(':threadId/state')
   @HttpCode(200)
-  async updateState(
+  updateState(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadStateDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<StateUpdated> {
     return this.updates.update(
-      await this.threads.rowForWrite(threadId),
+      threadId,
       {
         values: body.values,
         asNode: body.as_node,
@@ -158,20 +146,20 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: PatchThreadStateDto,
   ): Promise<void> {
-    await this.updates.patchMetadata(await this.threads.row(threadId), body.metadata);
+    await this.updates.patchMetadata(threadId, body.metadata);
   }
 
   @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Post(':threadId/state/checkpoint')
   @HttpCode(200)
-  async stateAtCheckpoint(
+  stateAtCheckpoint(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: StateAtCheckpointDto,
-  ): Promise<unknown> {
+  ): Promise<ThreadStateResource> {
     const checkpointId = body.checkpoint?.checkpoint_id;
     return this.state.state(
-      await this.threads.row(threadId),
+      threadId,
       typeof checkpointId === 'string' ? checkpointId : undefined,
       body.subgraphs ?? false,
     );
@@ -180,26 +168,22 @@ export class ThreadsController {
   @Returns('ThreadState')
   @AuthEvent('threads:read')
   @Get(':threadId/state/:checkpointId')
-  async stateAt(
+  stateAt(
     @Param('threadId', IdPipe) threadId: string,
     @Param('checkpointId') checkpointId: string,
     @Query() query: StateQueryDto,
-  ): Promise<unknown> {
-    return this.state.state(
-      await this.threads.row(threadId),
-      checkpointId,
-      query.subgraphs ?? false,
-    );
+  ): Promise<ThreadStateResource> {
+    return this.state.state(threadId, checkpointId, query.subgraphs ?? false);
   }
 
   @Returns(listOf('ThreadState'))
   @AuthEvent('threads:read')
   @Get(':threadId/history')
-  async history(
+  history(
     @Param('threadId', IdPipe) threadId: string,
     @Query() query: HistoryQueryDto,
-  ): Promise<unknown[]> {
-    return this.state.history(await this.threads.row(threadId), {
+  ): Promise<ThreadStateResource[]> {
+    return this.state.history(threadId, {
       limit: query.limit ?? 10,
       before: query.before ? { configurable: { checkpoint_id: query.before } } : undefined,
     });
@@ -209,11 +193,11 @@ export class ThreadsController {
   @AuthEvent('threads:read')
   @Post(':threadId/history')
   @HttpCode(200)
-  async historyPost(
+  historyPost(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: HistoryDto,
-  ): Promise<unknown[]> {
-    return this.state.history(await this.threads.row(threadId), {
+  ): Promise<ThreadStateResource[]> {
+    return this.state.history(threadId, {
       limit: body.limit ?? 10,
       before: beforeConfig(body.before),
       filter: body.metadata,

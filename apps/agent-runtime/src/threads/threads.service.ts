@@ -15,7 +15,7 @@ import {
 } from './thread.decider.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
 import { threadStream, type ThreadStateUpdatedData } from './thread.events.js';
-import { threadResource } from './thread.resource.js';
+import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
 /** Minutes of the TTL a thread created without one gets (`checkpointer.ttl.default_ttl`), or null. */
@@ -46,7 +46,7 @@ export class ThreadsService {
     ifExists: 'raise' | 'do_nothing',
     now: string,
     ttl: ThreadTtl = null,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Thread> {
     const outcome = await this.execute(threadId, {
       kind: 'create',
       thread_id: threadId,
@@ -74,7 +74,7 @@ export class ThreadsService {
     metadata: JsonObject,
     now: string,
     ttl: ThreadTtl = null,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Thread> {
     await this.execute(threadId, { kind: 'update_metadata', metadata, ttl, now });
     return this.get(threadId);
   }
@@ -114,7 +114,7 @@ export class ThreadsService {
   }
 
   /** A new thread with the source's metadata, state and whole checkpoint history, on streams of its own. */
-  async copy(sourceId: string, threadId: string, now: string): Promise<Record<string, unknown>> {
+  async copy(sourceId: string, threadId: string, now: string): Promise<Thread> {
     const source = await this.row(sourceId);
     await this.store.copyStream(checkpointStreamOf(sourceId), checkpointStreamOf(threadId));
     const metadata = { ...source.metadata, thread_id: threadId };
@@ -161,7 +161,7 @@ export class ThreadsService {
     }
   }
 
-  async get(threadId: string): Promise<Record<string, unknown>> {
+  async get(threadId: string): Promise<Thread> {
     return threadResource(await this.row(threadId));
   }
 
@@ -204,7 +204,7 @@ export class ThreadsService {
     return last !== undefined && last.type !== 'ThreadDeleted' && last.type !== 'ThreadExpired';
   }
 
-  async search(query: SearchThreadsDto): Promise<Record<string, unknown>[]> {
+  async search(query: SearchThreadsDto): Promise<Partial<Thread>[]> {
     const rows = await (
       await this.matching(query)
     )

@@ -22,7 +22,8 @@ import { sendSse } from '#libs/http';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import { LOG_TYPES, type LogType } from '../logs/revision-log.js';
-import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
+import type { LogRecord } from '../logs/revision-logs.js';
+import { DeploymentLogs } from './deployment-logs.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import type { IssuedUpload } from '../uploads/upload-store.js';
@@ -59,7 +60,7 @@ export class DeploymentsController {
   constructor(
     private readonly deployments: DeploymentsService,
     private readonly history: DeploymentHistory,
-    private readonly logs: RevisionLogs,
+    private readonly logs: DeploymentLogs,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
@@ -162,8 +163,7 @@ export class DeploymentsController {
     @Query() query: LogsQueryDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.deployments.revision(caller, deploymentId, revisionId);
-    await this.sendLogs(revisionId, query, reply);
+    await this.sendLogs(caller, deploymentId, revisionId, query, reply);
   }
 
   /** The logs of the active revision, or of the latest one when none is active yet. */
@@ -175,13 +175,7 @@ export class DeploymentsController {
     @Query() query: LogsQueryDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const state = await this.deployments.stateOf(caller, deploymentId);
-    const revisionId = state.active_revision_id ?? state.latest_revision_id;
-    if (!revisionId) {
-      await reply.send({ revision_id: null, resources: [] });
-      return;
-    }
-    await this.sendLogs(revisionId, query, reply);
+    await this.sendLogs(caller, deploymentId, undefined, query, reply);
   }
 
   @Returns('IssuedUpload')
@@ -210,22 +204,35 @@ export class DeploymentsController {
     return this.uploadUrl(caller, deploymentId, request);
   }
 
+  /** The lines as JSON, or followed as server-sent events (`follow=true`). */
   private async sendLogs(
-    revisionId: string,
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string | undefined,
     query: LogsQueryDto,
     reply: FastifyReply,
   ): Promise<void> {
     if (!query.follow) {
-      const resources = await this.logs.read(revisionId, query.type);
-      await reply.send({ revision_id: revisionId, resources });
+      await reply.send(await this.logs.read(caller, deploymentId, revisionId, query.type));
       return;
     }
     const disconnect = new AbortController();
+    const followed = await this.logs.follow(
+      caller,
+      deploymentId,
+      revisionId,
+      query.type,
+      disconnect.signal,
+    );
+    if (!followed) {
+      await reply.send({ revision_id: null, resources: [] });
+      return;
+    }
     const records = async function* (lines: AsyncIterable<LogRecord>) {
       for await (const line of lines) yield { id: line.id, event: 'log', data: line };
     };
-    await sendSse(reply, records(this.logs.follow(revisionId, query.type, disconnect.signal)), {
-      headers: { 'x-revision-id': revisionId },
+    await sendSse(reply, records(followed.records), {
+      headers: { 'x-revision-id': followed.revisionId },
       heartbeatMs: 10_000,
       disconnect,
     });

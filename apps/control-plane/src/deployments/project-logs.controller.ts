@@ -1,22 +1,17 @@
 import { Returns } from '#libs/http';
 import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { DeploymentsService } from './deployments.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-import { logPage, type LogPage } from '../logs/log-page.js';
+import type { LogPage } from '../logs/log-page.js';
 import { LogPageQueryDto } from '../logs/log-page.dto.js';
-import type { LogType } from '../logs/revision-log.js';
-import { RevisionLogs } from '../logs/revision-logs.js';
+import { DeploymentLogs } from './deployment-logs.service.js';
 
 const id = new ParseUUIDPipe();
 
 /** The log routes the official deploy CLI reads: pages of the same streams as `/v2/.../logs`. */
 @Controller('v1/projects/:deployment_id')
 export class ProjectLogsController {
-  constructor(
-    private readonly deployments: DeploymentsService,
-    private readonly logs: RevisionLogs,
-  ) {}
+  constructor(private readonly logs: DeploymentLogs) {}
 
   @Returns('LogPage')
   @Post('revisions/:revision_id/build_logs')
@@ -27,7 +22,7 @@ export class ProjectLogsController {
     @Param('revision_id', id) revisionId: string,
     @Body() query: LogPageQueryDto,
   ): Promise<LogPage> {
-    return this.revisionPage(caller, deploymentId, revisionId, 'build', query);
+    return this.logs.page(caller, deploymentId, revisionId, 'build', query);
   }
 
   @Returns('LogPage')
@@ -39,32 +34,18 @@ export class ProjectLogsController {
     @Param('revision_id', id) revisionId: string,
     @Body() query: LogPageQueryDto,
   ): Promise<LogPage> {
-    return this.revisionPage(caller, deploymentId, revisionId, 'deploy', query);
+    return this.logs.page(caller, deploymentId, revisionId, 'deploy', query);
   }
 
   /** The runtime logs of the active revision, or of the latest one when none is active yet. */
   @Returns('LogPage')
   @Post('deploy_logs')
   @HttpCode(200)
-  async deployLogs(
+  deployLogs(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
     @Body() query: LogPageQueryDto,
   ): Promise<LogPage> {
-    const state = await this.deployments.stateOf(caller, deploymentId);
-    const revisionId = state.active_revision_id ?? state.latest_revision_id;
-    if (!revisionId) return logPage([], query);
-    return logPage(await this.logs.read(revisionId, 'deploy'), query);
-  }
-
-  private async revisionPage(
-    caller: Caller,
-    deploymentId: string,
-    revisionId: string,
-    type: LogType,
-    query: LogPageQueryDto,
-  ): Promise<LogPage> {
-    await this.deployments.revision(caller, deploymentId, revisionId);
-    return logPage(await this.logs.read(revisionId, type), query);
+    return this.logs.page(caller, deploymentId, undefined, 'deploy', query);
   }
 }

@@ -2,9 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type Repository } from 'typeorm';
-import { notFound } from '#libs/domain';
+import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { PG_POOL } from '../control-plane.tokens.js';
+import type { PageQueryDto } from '../deployments/deployments.dto.js';
+import type { Page } from '../deployments/deployments.service.js';
+import type { TracedRunsDto } from './tracing.dto.js';
 import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';
 
 export type TracedRun = {
@@ -17,6 +20,18 @@ export type TracedRun = {
   started_at: string | null;
   finished_at: string | null;
 };
+
+/** A tracing project as `GET /v1/tracing-projects` lists it. */
+export interface TracingProject {
+  readonly id: string;
+  readonly name: string;
+  readonly deployment_id: string;
+  readonly created_at: Date;
+  readonly deployment_deleted_at: Date | null;
+  readonly run_count: number;
+}
+
+const DEFAULT_LIMIT = 20;
 
 export class TracingTokens {
   constructor(private readonly key: Buffer) {}
@@ -41,28 +56,26 @@ export class TracingService {
     dataSource: DataSource,
     @Inject(PG_POOL) private readonly pool: pg.Pool,
     private readonly freshness: ReadModelFreshness,
+    private readonly tokens: TracingTokens,
   ) {
     this.projects = dataSource.getRepository(TracingProjectEntity);
   }
 
-  async list(tenantId: string, limit: number, offset: number): Promise<object[]> {
+  async list(tenantId: string, page: PageQueryDto): Promise<Page<TracingProject>> {
+    const offset = page.offset ?? 0;
     await this.freshness.catchUp('tracing_projects');
-    const { rows } = await this.pool.query<Record<string, unknown>>(
+    const { rows } = await this.pool.query<TracingProject>(
       `select p.project_id as id, p.name, p.deployment_id, p.created_at, p.deployment_deleted_at,
               (select count(*)::int from traced_runs r where r.project_id = p.project_id) as run_count
          from tracing_projects p where p.tenant_id = $1
         order by p.created_at desc, p.project_id desc limit $2 offset $3`,
-      [tenantId, limit, offset],
+      [tenantId, page.limit ?? DEFAULT_LIMIT, offset],
     );
-    return rows;
+    return { resources: rows, offset: offset + rows.length };
   }
 
-  async runs(
-    tenantId: string,
-    projectId: string,
-    limit: number,
-    offset: number,
-  ): Promise<TracedRun[]> {
+  async runs(tenantId: string, projectId: string, page: PageQueryDto): Promise<Page<TracedRun>> {
+    const offset = page.offset ?? 0;
     await this.freshness.catchUp('tracing_projects');
     const project = await this.projects.findOneBy({ project_id: projectId });
     if (!project || project.tenant_id !== tenantId) {
@@ -72,9 +85,32 @@ export class TracingService {
       `select run_id, thread_id, assistant_id, status, attempt, created_at, started_at, finished_at
          from traced_runs where project_id = $1
         order by created_at desc, run_id desc limit $2 offset $3`,
-      [projectId, limit, offset],
+      [projectId, page.limit ?? DEFAULT_LIMIT, offset],
     );
-    return rows;
+    return { resources: rows, offset: offset + rows.length };
+  }
+
+  /** Runs a deployment's runtime reports, with its project's token as `Authorization: Bearer`. */
+  async recordReported(
+    projectId: string,
+    authorization: string | undefined,
+    body: TracedRunsDto,
+  ): Promise<{ recorded: number }> {
+    const token = /^Bearer\s+([0-9a-f]+)$/i.exec(authorization ?? '')?.[1];
+    if (!token || !this.tokens.accepts(projectId, token)) {
+      throw new DomainError('unauthorized', 'Invalid tracing token for this project');
+    }
+    const runs = body.runs.map((run) => ({
+      run_id: run.run_id,
+      thread_id: run.thread_id ?? null,
+      assistant_id: run.assistant_id ?? null,
+      status: run.status,
+      attempt: run.attempt ?? null,
+      created_at: run.created_at,
+      started_at: run.started_at ?? null,
+      finished_at: run.finished_at ?? null,
+    }));
+    return { recorded: await this.record(projectId, runs) };
   }
 
   /** Idempotent: a run reported again (a retried POST, a later attempt) updates its record. */

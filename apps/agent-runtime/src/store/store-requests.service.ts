@@ -1,0 +1,148 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { AuthFilters } from '../auth/custom-auth.js';
+import { StoreAccess, storeItemMatches } from './store-access.js';
+import { requireValidNamespace } from './store-namespace.js';
+import type {
+  DeleteStoreItemDto,
+  GetStoreItemQuery,
+  ListNamespacesDto,
+  PutStoreItemDto,
+  SearchStoreItemsDto,
+} from './store.dto.js';
+import type { StoreItem } from './store-reads.js';
+import { StoreService, type StoreItemFilter } from './store.service.js';
+
+/** With auth filters, namespace listings look through at most this many for the page. */
+const FILTERED_SCAN_LIMIT = 10_000;
+
+/** The application's auth filters as the store's visibility test, when there are filters. */
+function visibleTo(filters: AuthFilters | undefined): { visible?: StoreItemFilter } {
+  return filters ? { visible: (item) => storeItemMatches(item, filters) } : {};
+}
+
+/**
+ * The store API's requests: each namespace checked, the application's Auth handler asked (it may
+ * rewrite the request or add filters), then the store read or written within what it allows.
+ */
+@Injectable()
+export class StoreRequests {
+  constructor(
+    @Inject(StoreService) private readonly store: StoreService,
+    @Inject(StoreAccess) private readonly access: StoreAccess,
+  ) {}
+
+  async put(body: PutStoreItemDto, request: FastifyRequest): Promise<void> {
+    requireValidNamespace(body.namespace, ['body', 'namespace']);
+    const { value: asked, filters } = await this.access.authorize(request, 'put', {
+      namespace: body.namespace,
+      key: body.key,
+      value: body.value,
+    });
+    requireValidNamespace(asked.namespace, ['body', 'namespace']);
+    if (filters) {
+      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
+      this.access.requireWritable(existing, asked, filters);
+    }
+    await this.store.write([
+      {
+        namespace: asked.namespace,
+        key: asked.key,
+        value: asked.value,
+        ...(body.index === undefined ? {} : { index: body.index }),
+        ...(body.ttl === undefined ? {} : { ttlMinutes: body.ttl }),
+      },
+    ]);
+  }
+
+  async delete(body: DeleteStoreItemDto, request: FastifyRequest): Promise<void> {
+    requireValidNamespace(body.namespace ?? [], ['body', 'namespace']);
+    const { value: asked, filters } = await this.access.authorize(request, 'delete', {
+      namespace: body.namespace ?? [],
+      key: body.key,
+    });
+    requireValidNamespace(asked.namespace, ['body', 'namespace']);
+    if (filters) {
+      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
+      this.access.requireWritable(existing, asked, filters);
+    }
+    await this.store.write([{ namespace: asked.namespace, key: asked.key, value: null }]);
+  }
+
+  async get(query: GetStoreItemQuery, request: FastifyRequest): Promise<StoreItem | null> {
+    const namespace = query.namespace ? query.namespace.split('.') : [];
+    requireValidNamespace(namespace, ['query', 'namespace']);
+    const { value: asked, filters } = await this.access.authorize(request, 'get', {
+      namespace,
+      key: query.key,
+    });
+    requireValidNamespace(asked.namespace, ['query', 'namespace']);
+    return this.store.get(asked.namespace, asked.key, {
+      ...(query.refresh_ttl === undefined ? {} : { refreshTtl: query.refresh_ttl }),
+      ...visibleTo(filters),
+    });
+  }
+
+  async search(
+    body: SearchStoreItemsDto,
+    request: FastifyRequest,
+  ): Promise<{ items: StoreItem[] }> {
+    const prefix = body.namespace_prefix ?? [];
+    requireValidNamespace(prefix, ['body', 'namespace_prefix'], { allowEmpty: true });
+    const limit = body.limit ?? 10;
+    const offset = body.offset ?? 0;
+    const { value: asked, filters } = await this.access.authorize(request, 'search', {
+      namespace: prefix,
+      filter: body.filter ?? null,
+      limit,
+      offset,
+      query: body.query ?? null,
+    });
+    requireValidNamespace(asked.namespace, ['body', 'namespace_prefix'], { allowEmpty: true });
+    return {
+      items: await this.store.search({
+        namespacePrefix: asked.namespace,
+        ...(body.filter ? { filter: body.filter } : {}),
+        ...(body.query ? { query: body.query } : {}),
+        ...(body.refresh_ttl === undefined ? {} : { refreshTtl: body.refresh_ttl }),
+        limit,
+        offset,
+        ...visibleTo(filters),
+      }),
+    };
+  }
+
+  async namespaces(
+    body: ListNamespacesDto,
+    request: FastifyRequest,
+  ): Promise<{ namespaces: string[][] }> {
+    const check = (labels: string[] | undefined, field: string): void => {
+      requireValidNamespace(labels ?? [], ['body', field], { allowEmpty: true });
+    };
+    check(body.prefix, 'prefix');
+    check(body.suffix, 'suffix');
+    const limit = body.limit ?? 100;
+    const offset = body.offset ?? 0;
+    const { value: asked, filters } = await this.access.authorize(request, 'list_namespaces', {
+      namespace: body.prefix ?? [],
+      suffix: body.suffix ?? null,
+      max_depth: body.max_depth ?? null,
+      limit,
+      offset,
+    });
+    check(asked.namespace, 'prefix');
+    const match = {
+      ...(asked.namespace.length ? { prefix: asked.namespace } : {}),
+      ...(body.suffix?.length ? { suffix: body.suffix } : {}),
+      ...(body.max_depth === undefined ? {} : { maxDepth: body.max_depth }),
+    };
+    if (!filters) return { namespaces: await this.store.namespaces({ ...match, limit, offset }) };
+    const scanned = await this.store.namespaces({
+      ...match,
+      limit: FILTERED_SCAN_LIMIT,
+      offset: 0,
+    });
+    const allowed = scanned.filter((namespace) => storeItemMatches({ namespace }, filters));
+    return { namespaces: allowed.slice(offset, offset + limit) };
+  }
+}

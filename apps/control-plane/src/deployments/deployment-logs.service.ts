@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { logPage, type LogPage } from '../logs/log-page.js';
+import type { LogPageQueryDto } from '../logs/log-page.dto.js';
+import type { LogType } from '../logs/revision-log.js';
+import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
+import type { Caller } from '../tenancy/tenant-directory.js';
+import { DeploymentsService } from './deployments.service.js';
+
+/** A revision's log lines as `GET .../logs` answers them. */
+export interface RevisionLogLines {
+  readonly revision_id: string | null;
+  readonly resources: LogRecord[];
+}
+
+/** A revision's log lines as they are written, from the first. */
+export interface FollowedLogs {
+  readonly revisionId: string;
+  readonly records: AsyncIterable<LogRecord>;
+}
+
+/**
+ * The logs of a deployment's revisions, for its tenant only. A request names a revision, or means
+ * the deployment's current one (`undefined`): the active revision, else the latest.
+ */
+@Injectable()
+export class DeploymentLogs {
+  constructor(
+    private readonly deployments: DeploymentsService,
+    private readonly logs: RevisionLogs,
+  ) {}
+
+  async read(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string | undefined,
+    type: LogType | undefined,
+  ): Promise<RevisionLogLines> {
+    const revision = await this.revisionOf(caller, deploymentId, revisionId);
+    return {
+      revision_id: revision,
+      resources: revision ? await this.logs.read(revision, type) : [],
+    };
+  }
+
+  /** Undefined when the deployment has no revision yet. */
+  async follow(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string | undefined,
+    type: LogType | undefined,
+    signal: AbortSignal,
+  ): Promise<FollowedLogs | undefined> {
+    const revision = await this.revisionOf(caller, deploymentId, revisionId);
+    if (!revision) return undefined;
+    return { revisionId: revision, records: this.logs.follow(revision, type, signal) };
+  }
+
+  /** A page of the lines, as the official deploy CLI reads them. */
+  async page(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string | undefined,
+    type: LogType,
+    query: LogPageQueryDto,
+  ): Promise<LogPage> {
+    const { resources } = await this.read(caller, deploymentId, revisionId, type);
+    return logPage(resources, query);
+  }
+
+  /** The revision a request means, once the caller may see it; null when there is none yet. */
+  private async revisionOf(
+    caller: Caller,
+    deploymentId: string,
+    revisionId: string | undefined,
+  ): Promise<string | null> {
+    if (revisionId !== undefined) {
+      await this.deployments.revision(caller, deploymentId, revisionId);
+      return revisionId;
+    }
+    const state = await this.deployments.stateOf(caller, deploymentId);
+    return state.active_revision_id ?? state.latest_revision_id;
+  }
+}
