@@ -1,20 +1,11 @@
 import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { DataSource } from 'typeorm';
-import { EventStore } from '#libs/event-store';
 import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
 import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
-import { CUSTOM_AUTH } from './auth/custom-auth.js';
-import type { CustomAuth } from './auth/custom-auth.js';
-import { GraphCatalog } from './common/runtime-tokens.js';
-import { ReadModelFreshness } from '#libs/persistence';
-import { NoRunObserver, RunObserver } from './runs/run-log.js';
-import { RunQueue } from './run-records/run-queue.js';
-import { RunSignals } from './runs/run-signals.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { CronsController } from './crons/crons.controller.js';
@@ -32,22 +23,24 @@ import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-
 import { ThreadsController } from './threads/threads.controller.js';
 import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads/threads.service.js';
 
-export interface RuntimeParts {
-  readonly eventStore: EventStore;
-  readonly dataSource: DataSource;
-  readonly freshness: ReadModelFreshness;
-  readonly application: Application;
-  readonly queue: RunQueue;
-  readonly signals: RunSignals;
-  /** Told of every run whose outcome the API records (a pending run cancelled). */
-  readonly runFinished?: RunObserver;
+import { PersistenceModule, type Persistence } from '#libs/persistence';
+import { DefaultAssistants } from './assistants/default-assistants.js';
+import { RELOAD_ON_CHANGE, SourceReloader } from './reload/source-reloader.js';
+import { RuntimeCoreModule, type RuntimeCore } from './runtime-core.module.js';
+import { RunWorkersModule } from './runs/run-workers.module.js';
+import type { RunWorkerSettings } from './runs/run-workers.js';
+
+export interface RuntimeParts extends RuntimeCore {
+  readonly persistence: Persistence;
+  /** Null in an API-only process. */
+  readonly runWorkers: RunWorkerSettings | null;
+  /** `berth dev`: serve the application anew when its files change. */
+  readonly reloadOnChange: boolean;
   readonly threadSweepSeconds: number;
   /** Store items whose TTL ran out are deleted this often, unless `store.ttl` says (60 s). */
   readonly storeSweepSeconds?: number;
   /** How often each replica looks for due crons (5 s). */
   readonly cronPollSeconds?: number;
-  /** The application's own authentication (`auth.path`), when it has one. */
-  readonly customAuth?: CustomAuth;
 }
 
 @Module({})
@@ -55,6 +48,11 @@ export class RuntimeModule {
   static forRoot(parts: RuntimeParts): DynamicModule {
     return {
       module: RuntimeModule,
+      imports: [
+        PersistenceModule.forRoot(parts.persistence),
+        RuntimeCoreModule.forRoot(parts),
+        RunWorkersModule.forRoot(parts.runWorkers),
+      ],
       controllers: [
         SystemController,
         AssistantsController,
@@ -65,19 +63,9 @@ export class RuntimeModule {
         MetricsController,
       ],
       providers: [
-        { provide: EventStore, useValue: parts.eventStore },
-        { provide: DataSource, useValue: parts.dataSource },
-        { provide: ReadModelFreshness, useValue: parts.freshness },
-        { provide: Application, useValue: parts.application },
-        { provide: GraphCatalog, useValue: parts.application },
-        { provide: RunQueue, useValue: parts.queue },
-        { provide: RunSignals, useValue: parts.signals },
-        {
-          provide: RunObserver,
-          useValue: parts.runFinished ?? new NoRunObserver(),
-        },
         AssistantsService,
         AssistantGraphs,
+        DefaultAssistants,
         ThreadsService,
         {
           provide: DEFAULT_THREAD_TTL_MINUTES,
@@ -98,7 +86,8 @@ export class RuntimeModule {
         { provide: OwnedResources, useExisting: CronRemoval },
         { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },
         CronScheduler,
-        { provide: CUSTOM_AUTH, useValue: parts.customAuth ?? null },
+        { provide: RELOAD_ON_CHANGE, useValue: parts.reloadOnChange },
+        SourceReloader,
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
       ],
     };

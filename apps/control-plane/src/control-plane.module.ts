@@ -1,8 +1,6 @@
 import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { EventStore } from '#libs/event-store';
-import { ReadModelFreshness } from '#libs/persistence';
+import { PersistenceModule } from '#libs/persistence';
 import { CONTROL_PLANE_CONFIG, PG_POOL, PLATFORM_RESOURCES } from './control-plane.tokens.js';
 import { DeploymentHistory } from './deployments/read-model/deployment-history.js';
 import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
@@ -18,6 +16,7 @@ import { ListenersController } from './listeners/listeners.controller.js';
 import { ProjectLogsController } from './deployments/project-logs.controller.js';
 import { RevisionLogs } from './logs/revision-logs.js';
 import type { PlatformResources } from './platform-resources.js';
+import { DeployerModule, type DeployerLog } from './deployer/deployer.module.js';
 import { SecretVault } from './secrets/secret-vault.js';
 import { TracingController } from './tracing/tracing.controller.js';
 import { TracingService, TracingTokens } from './tracing/tracing.service.js';
@@ -26,9 +25,13 @@ import { UploadStore } from './uploads/upload-store.js';
 
 @Module({})
 export class ControlPlaneModule {
-  static forRoot(resources: PlatformResources): DynamicModule {
+  static forRoot(resources: PlatformResources, log?: DeployerLog): DynamicModule {
     return {
       module: ControlPlaneModule,
+      imports: [
+        PersistenceModule.forRoot(resources),
+        ...(log ? [DeployerModule.forRoot(resources, log)] : []),
+      ],
       controllers: [
         HealthController,
         DeploymentsController,
@@ -43,13 +46,7 @@ export class ControlPlaneModule {
       providers: [
         { provide: PLATFORM_RESOURCES, useValue: resources },
         { provide: CONTROL_PLANE_CONFIG, useValue: resources.config },
-        { provide: EventStore, useValue: resources.eventStore },
-        { provide: DataSource, useValue: resources.dataSource },
         { provide: PG_POOL, useValue: resources.pool },
-        {
-          provide: ReadModelFreshness,
-          useValue: new ReadModelFreshness(resources.eventStore, resources.runners),
-        },
         { provide: SecretVault, useValue: resources.vault },
         { provide: UploadStore, useValue: resources.uploads },
         { provide: TracingTokens, useValue: resources.tracingTokens },

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BERTH_VERSION } from '#libs/config';
@@ -18,10 +17,7 @@ import { metricsPublicPaths, observeEventLog, observeRequests } from '#libs/metr
 import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
 import { loadControlPlaneConfig } from './control-plane.config.js';
 import { ControlPlaneModule } from './control-plane.module.js';
-import { DeploymentReconciler } from './deployer/deployment-reconciler.js';
-import { CommandRegistry } from './deployer/command-registry.js';
-import { SourceBuilder } from './deployer/source-builder.js';
-import { buildsDirectory, openPlatformResources } from './platform-resources.js';
+import { openPlatformResources } from './platform-resources.js';
 import { identifyCallers } from './tenancy/caller.js';
 import { CONSOLE_PUBLIC_PATHS, serveConsole } from './console/serve-console.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
@@ -59,7 +55,6 @@ async function main(): Promise<void> {
     logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   };
   const resources = await openPlatformResources(config, { onError });
-  for (const runner of resources.runners) runner.start();
   observeEventLog(resources.eventStore, resources.runners);
   const adapter = new FastifyAdapter(
     serverOptions({
@@ -72,7 +67,12 @@ async function main(): Promise<void> {
   registerJsonInput(adapter.getInstance(), { unsupportedType: uploadAwareUnsupportedType });
   registerUploadBodyParser(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(
-    ControlPlaneModule.forRoot(resources),
+    ControlPlaneModule.forRoot(resources, {
+      onError,
+      onInfo: (message) => {
+        logger.info(message);
+      },
+    }),
     adapter,
     // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
     { logger: nestLogger, bodyParser: false },
@@ -99,30 +99,8 @@ async function main(): Promise<void> {
     }),
   );
   const consoleServed = await serveConsole(app.getHttpAdapter().getInstance());
+  // Starts the projections and the reconciler, then serves.
   await app.listen({ port: config.port, host: config.host });
-  const reconciler = config.localListener
-    ? new DeploymentReconciler({
-        config,
-        store: resources.eventStore,
-        pool: resources.pool,
-        serverUrl: resources.database.url,
-        vault: resources.vault,
-        uploads: resources.uploads,
-        builder: new SourceBuilder(
-          buildsDirectory(config),
-          new CommandRegistry(join(config.dataDir, 'run', 'commands')),
-          config.allowLocalSources,
-        ),
-        tenants: resources.tenants,
-        sandbox: resources.sandbox,
-        tracing: resources.tracingTokens,
-        onError,
-        onInfo: (message) => {
-          logger.info(message);
-        },
-      })
-    : undefined;
-  reconciler?.start();
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
     : 'DATABASE_URL';
@@ -137,7 +115,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: stopping`);
-    await reconciler?.stop();
+    // The reconciler first (its rollouts end, its runtimes stop), then the HTTP server, then the
+    // projections.
     await app.close();
     await resources.close();
     process.exit(0);

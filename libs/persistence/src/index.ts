@@ -6,3 +6,4 @@ export {
 } from './persistence.js';
 export * from './read-model-freshness.js';
 export * from './rebuild-projections.js';
+export * from './persistence.module.js';

@@ -78,6 +78,11 @@ export abstract class RunObserver {
   runStarted(_run: RunCreatedData, _attempt: number, _startedAt: string): void {
     // Most observers only care how runs end.
   }
+
+  /** Told last, once no run can start or finish here any more. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** Tells each observer in turn; one that throws does not keep the others from hearing. */
@@ -96,6 +101,15 @@ export class RunObservers extends RunObserver {
     this.tellEach((observer) => {
       observer.runStarted(run, attempt, startedAt);
     });
+  }
+
+  override async close(): Promise<void> {
+    await Promise.allSettled(this.observers.map((observer) => observer.close()));
+  }
+
+  /** After the HTTP server and the workers: the runs they finished are reported too. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
   }
 
   private tellEach(tell: (observer: RunObserver) => void): void {

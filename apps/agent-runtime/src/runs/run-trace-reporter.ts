@@ -139,7 +139,7 @@ export class RunTraceReporter extends RunObserver {
   }
 
   /** Sends what is pending, waiting at most `timeoutMs`; then reports nothing more. */
-  async close(timeoutMs = this.closeTimeoutMs): Promise<void> {
+  override async close(timeoutMs = this.closeTimeoutMs): Promise<void> {
     if (this.closed) return;
     this.closing = true;
     // No back-off wait left: the next POST goes now.

@@ -80,6 +80,15 @@ export class DeploymentReconciler {
     this.following = this.followWhileOpen();
   }
 
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  /** Before the HTTP server closes: rollouts end, and the runtimes this process runs stop. */
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
   async stop(): Promise<void> {
     this.closed = true;
     this.abort.abort();

@@ -1,0 +1,57 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BERTH_VERSION } from '#libs/config';
+import {
+  buildOpenApiDocument,
+  createValidationPipe,
+  ProblemFilter,
+  registerJsonInput,
+  requireApiKey,
+  serveOpenApi,
+  type ApiKeyOptions,
+} from '#libs/http';
+import { observeRequests } from '#libs/metrics';
+import type { Application } from '../application/application.js';
+import { registerCustomAuthentication } from '../auth/request-authentication.hook.js';
+import type { CustomAuth } from '../auth/custom-auth.js';
+import { registerCors } from './cors.hook.js';
+import { registerCustomRoutes } from './custom-routes.hook.js';
+import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
+import type { ServedRoutes } from './served-routes.js';
+
+export interface RuntimeHttpOptions {
+  readonly application: Application;
+  readonly routes: ServedRoutes;
+  readonly customAuth: CustomAuth | undefined;
+  readonly keys: ApiKeyOptions;
+}
+
+/** Everything the runtime's HTTP server does around its routes: input, keys, CORS, OpenAPI. */
+export function configureRuntimeHttp(
+  app: NestFastifyApplication,
+  { application, routes, customAuth, keys }: RuntimeHttpOptions,
+): void {
+  app.useGlobalFilters(new ProblemFilter());
+  // Nothing a client asks for is dropped without a word: an unknown field is a 422 naming it.
+  app.useGlobalPipes(createValidationPipe({ refuseUnknownFields: true }));
+  const fastify = app.getHttpAdapter().getInstance();
+  observeRequests(fastify);
+  registerJsonInput(fastify);
+  registerCors(fastify, application.config.http?.cors);
+  if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
+  else requireApiKey(fastify, keys);
+  registerCustomRoutes(
+    fastify,
+    () => routes.current,
+    application.config.http?.disabled ?? new Set(),
+  );
+  serveOpenApi(
+    app,
+    buildOpenApiDocument(app, {
+      title: 'Berth agent runtime',
+      description: `Assistants, threads, runs, streams, store and crons of ${application.config.configFile}.`,
+      version: BERTH_VERSION,
+      responseSchemas: RUNTIME_RESPONSE_SCHEMAS,
+      publicPaths: keys.publicPaths,
+    }),
+  );
+}
