@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '#libs/event-store';
 import { keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
-import { openProcessLogger } from '#libs/logging';
+import { openProcessLogger, stopOnSignals } from '#libs/logging';
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
 import { Application } from './application/application.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
@@ -111,21 +111,18 @@ async function main(): Promise<void> {
       `(graphs: ${application.graphIds().join(', ')})`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`${signal}: stopping`);
+  const stop = stopOnSignals(logger, async () => {
     // The reloader and the workers first (runs go back to the queue at once), then the HTTP
     // server, then the projections and the run observers (tracing reports what finished).
     await app.close();
     await application.close();
     await persistence.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', (signal) => void stop(signal));
-  process.once('SIGTERM', (signal) => void stop(signal));
-  if (config.exitWithParent) stopWithParent(() => void stop('stdin closed (parent gone)'));
+  });
+  if (config.exitWithParent) {
+    stopWithParent(() => {
+      stop('stdin closed (parent gone)');
+    });
+  }
 }
 
 function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BERTH_VERSION } from '#libs/config';
-import { openProcessLogger } from '#libs/logging';
+import { openProcessLogger, stopOnSignals } from '#libs/logging';
 import {
   buildOpenApiDocument,
   createValidationPipe,
@@ -110,19 +110,12 @@ async function main(): Promise<void> {
   const sealing = describeSealing(resources.sandbox.gaps, resources.refusedTenants);
   if (sealing) logger.warn(sealing);
 
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`${signal}: stopping`);
+  stopOnSignals(logger, async () => {
     // The reconciler first (its rollouts end, its runtimes stop), then the HTTP server, then the
     // projections.
     await app.close();
     await resources.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', (signal) => void stop(signal));
-  process.once('SIGTERM', (signal) => void stop(signal));
+  });
 }
 
 /** Said once at start when tenants are not sealed from each other, with what follows from it. */

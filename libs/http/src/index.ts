@@ -9,3 +9,4 @@ export * from './server-options.js';
 export * from './openapi/openapi-document.js';
 export * from './openapi/responses.js';
 export * from './openapi/schema-builders.js';
+export * from './optional-integer.js';

@@ -5,3 +5,4 @@ export * from './request-context.js';
 export * from './request-logging.js';
 export * from './structured-line.js';
 export * from './process-logger.js';
+export * from './process-stop.js';

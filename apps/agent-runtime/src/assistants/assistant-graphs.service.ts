@@ -10,23 +10,13 @@ interface InspectableGraph extends CompiledGraphLike {
   getSubgraphsAsync?(namespace?: string, recurse?: boolean): AsyncIterable<[string, unknown]>;
 }
 
-/** The schemas of one graph, as the SDK's `GraphSchema` names them. */
-export interface GraphSchema {
-  readonly graph_id: string;
-  readonly input_schema: GraphSchemas['input'];
-  readonly output_schema: GraphSchemas['output'];
-  readonly state_schema: GraphSchemas['state'];
-  readonly config_schema: GraphSchemas['config'];
-  readonly context_schema: GraphSchemas['config'];
-}
-
 /** Each subgraph's schemas by its namespace (the SDK's `Subgraphs`). */
 export type Subgraphs = Record<string, GraphSchema>;
 
 /** A graph's nodes and edges, as LangGraph's `Graph.toJSON()` gives them. */
 export type GraphDrawing = { readonly nodes: unknown[]; readonly edges: unknown[] };
 
-function schemaResource(graphId: string, schemas: GraphSchemas): GraphSchema {
+function schemaResource(graphId: string, schemas: GraphSchemas) {
   return {
     graph_id: graphId,
     input_schema: schemas.input,
@@ -104,3 +94,6 @@ export class AssistantGraphs {
     return { graph, graphId, config };
   }
 }
+
+/** The schemas of one graph, as the SDK's `GraphSchema` names them. */
+export type GraphSchema = ReturnType<typeof schemaResource>;

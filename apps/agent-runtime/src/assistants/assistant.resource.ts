@@ -1,24 +1,7 @@
 import type { AssistantRow } from './assistant.entity.js';
 import type { AssistantVersionData } from './assistant.events.js';
 
-/** An assistant as the API shows it: its active version (the SDK's `Assistant`). */
-export interface Assistant {
-  readonly assistant_id: string;
-  readonly graph_id: string;
-  readonly config: AssistantRow['config'];
-  readonly context: AssistantRow['context'];
-  readonly metadata: AssistantRow['metadata'];
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly version: number;
-  readonly name: string;
-  readonly description: string | null;
-}
-
-/** One version of an assistant (the SDK's `AssistantVersion`). */
-export type AssistantVersion = Omit<Assistant, 'updated_at'>;
-
-export function assistantResource(row: AssistantRow): Assistant {
+export function assistantResource(row: AssistantRow) {
   return {
     assistant_id: row.assistant_id,
     graph_id: row.graph_id,
@@ -33,10 +16,7 @@ export function assistantResource(row: AssistantRow): Assistant {
   };
 }
 
-export function assistantVersionResource(
-  assistantId: string,
-  version: AssistantVersionData,
-): AssistantVersion {
+export function assistantVersionResource(assistantId: string, version: AssistantVersionData) {
   return {
     assistant_id: assistantId,
     version: version.version,
@@ -49,3 +29,9 @@ export function assistantVersionResource(
     description: version.description,
   };
 }
+
+/** An assistant as the API shows it: its active version (the SDK's `Assistant`). */
+export type Assistant = ReturnType<typeof assistantResource>;
+
+/** One version of an assistant (the SDK's `AssistantVersion`). */
+export type AssistantVersion = ReturnType<typeof assistantVersionResource>;

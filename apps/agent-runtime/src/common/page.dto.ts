@@ -1,20 +1,10 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { MAX_PAGE_OFFSET } from '#libs/http';
+import { MAX_PAGE_OFFSET, OptionalInteger } from '#libs/http';
 
 /** `limit` and `offset` of a search: the page every list route of the runtime takes. */
 export class PageDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1000)
+  @OptionalInteger(0, 1000, { fromText: true })
   limit?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_PAGE_OFFSET)
+  @OptionalInteger(0, MAX_PAGE_OFFSET, { fromText: true })
   offset?: number;
 }

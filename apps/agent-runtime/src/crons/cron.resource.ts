@@ -2,25 +2,7 @@ import type { CronRow } from './cron.entity.js';
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
-/** A cron as the SDK's `Cron` describes it. */
-export interface Cron {
-  readonly cron_id: string;
-  readonly assistant_id: string;
-  readonly thread_id: string | null;
-  readonly on_run_completed: CronRow['on_run_completed'];
-  readonly end_time: string | null;
-  readonly schedule: string;
-  readonly timezone: CronRow['timezone'];
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly payload: CronRow['payload'] & { assistant_id: string };
-  readonly user_id: CronRow['user_id'];
-  readonly next_run_date: string | null;
-  readonly metadata: CronRow['metadata'];
-  readonly enabled: boolean;
-}
-
-export function cronResource(row: CronRow): Cron {
+export function cronResource(row: CronRow) {
   return {
     cron_id: row.cron_id,
     assistant_id: row.assistant_id,
@@ -38,3 +20,6 @@ export function cronResource(row: CronRow): Cron {
     enabled: row.enabled,
   };
 }
+
+/** A cron as the SDK's `Cron` describes it. */
+export type Cron = ReturnType<typeof cronResource>;

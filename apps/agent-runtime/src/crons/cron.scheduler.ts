@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { CronsService } from './crons.service.js';
 
 /** How often each replica looks for crons that are due (milliseconds). */
@@ -18,8 +19,12 @@ export const CRON_POLL_INTERVAL_MS = Symbol('CRON_POLL_INTERVAL_MS');
 @Injectable()
 export class CronScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('crons');
-  private timer: NodeJS.Timeout | undefined;
-  private passing: Promise<void> | undefined;
+  private readonly passes = new PeriodicPass(
+    () => this.crons.fireDue(new Date()),
+    (error) => {
+      this.logger.warn(`Firing due crons failed: ${String(error)}`);
+    },
+  );
 
   constructor(
     @Inject(CronsService) private readonly crons: CronsService,
@@ -27,27 +32,10 @@ export class CronScheduler implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    void this.pass();
-    this.timer = setInterval(() => void this.pass(), this.intervalMs);
+    this.passes.start(this.intervalMs, true);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.passing;
-  }
-
-  private pass(): Promise<void> {
-    this.passing ??= this.crons
-      .fireDue(new Date())
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.logger.warn(`Firing due crons failed: ${String(error)}`);
-        },
-      )
-      .finally(() => {
-        this.passing = undefined;
-      });
-    return this.passing;
+  onApplicationShutdown(): Promise<void> {
+    return this.passes.stop();
   }
 }

@@ -1,20 +1,7 @@
 import type { RunCreatedData, RunStatus } from '../run-records/run.events.js';
 import type { RunRow } from './run.entity.js';
 
-/** A run as the API shows it (the SDK's `Run`). */
-export interface Run {
-  readonly run_id: string;
-  readonly thread_id: string;
-  readonly assistant_id: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly metadata: RunRow['metadata'];
-  readonly status: RunStatus;
-  readonly kwargs: RunRow['kwargs'];
-  readonly multitask_strategy: RunRow['multitask_strategy'];
-}
-
-export function runResource(row: RunRow): Run {
+export function runResource(row: RunRow) {
   return {
     run_id: row.run_id,
     thread_id: row.thread_id,
@@ -41,3 +28,6 @@ export function createdRunResource(data: RunCreatedData, status: RunStatus = 'pe
     multitask_strategy: data.multitask_strategy,
   };
 }
+
+/** A run as the API shows it (the SDK's `Run`). */
+export type Run = ReturnType<typeof runResource>;

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { StoreService } from './store.service.js';
 import { StoreSettings } from './store-settings.js';
 
@@ -18,8 +19,12 @@ const BATCH = 500;
 @Injectable()
 export class StoreExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('store');
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  private readonly passes = new PeriodicPass(
+    () => this.sweep(),
+    (error) => {
+      this.logger.warn(`Sweeping expired store items failed: ${String(error)}`);
+    },
+  );
 
   constructor(
     @Inject(StoreService) private readonly store: StoreService,
@@ -27,29 +32,17 @@ export class StoreExpirySweeper implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
+    this.passes.start(this.settings.sweepIntervalMs);
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> {
+    return this.passes.stop();
   }
 
-  /** One sweep; resolves with how many items it expired. */
-  async sweep(): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
-    let expired = 0;
-    try {
-      for (;;) {
-        const count = await this.store.expire(BATCH);
-        expired += count;
-        if (count < BATCH) break;
-      }
-    } catch (error) {
-      this.logger.warn(`Sweeping expired store items failed: ${String(error)}`);
-    } finally {
-      this.sweeping = false;
+  /** One sweep, in batches until none is full. */
+  private async sweep(): Promise<void> {
+    for (;;) {
+      if ((await this.store.expire(BATCH)) < BATCH) return;
     }
-    return expired;
   }
 }

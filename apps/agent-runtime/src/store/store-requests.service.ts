@@ -3,13 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthFilters } from '../auth/custom-auth.js';
 import { StoreAccess, storeItemMatches } from './store-access.js';
 import { requireValidNamespace } from './store-namespace.js';
-import type {
-  DeleteStoreItemDto,
-  GetStoreItemQuery,
-  ListNamespacesDto,
-  PutStoreItemDto,
-  SearchStoreItemsDto,
-} from './store.dto.js';
+import type * as Requests from './store.dto.js';
 import type { StoreItem } from './store-reads.js';
 import { StoreService, type StoreItemFilter } from './store.service.js';
 
@@ -32,7 +26,7 @@ export class StoreRequests {
     @Inject(StoreAccess) private readonly access: StoreAccess,
   ) {}
 
-  async put(body: PutStoreItemDto, request: FastifyRequest): Promise<void> {
+  async put(body: Requests.PutStoreItemDto, request: FastifyRequest): Promise<void> {
     requireValidNamespace(body.namespace, ['body', 'namespace']);
     const { value: asked, filters } = await this.access.authorize(request, 'put', {
       namespace: body.namespace,
@@ -55,7 +49,7 @@ export class StoreRequests {
     ]);
   }
 
-  async delete(body: DeleteStoreItemDto, request: FastifyRequest): Promise<void> {
+  async delete(body: Requests.DeleteStoreItemDto, request: FastifyRequest): Promise<void> {
     requireValidNamespace(body.namespace ?? [], ['body', 'namespace']);
     const { value: asked, filters } = await this.access.authorize(request, 'delete', {
       namespace: body.namespace ?? [],
@@ -69,7 +63,7 @@ export class StoreRequests {
     await this.store.write([{ namespace: asked.namespace, key: asked.key, value: null }]);
   }
 
-  async get(query: GetStoreItemQuery, request: FastifyRequest): Promise<StoreItem | null> {
+  async get(query: Requests.GetStoreItemQuery, request: FastifyRequest): Promise<StoreItem | null> {
     const namespace = query.namespace ? query.namespace.split('.') : [];
     requireValidNamespace(namespace, ['query', 'namespace']);
     const { value: asked, filters } = await this.access.authorize(request, 'get', {
@@ -84,7 +78,7 @@ export class StoreRequests {
   }
 
   async search(
-    body: SearchStoreItemsDto,
+    body: Requests.SearchStoreItemsDto,
     request: FastifyRequest,
   ): Promise<{ items: StoreItem[] }> {
     const prefix = body.namespace_prefix ?? [];
@@ -113,7 +107,7 @@ export class StoreRequests {
   }
 
   async namespaces(
-    body: ListNamespacesDto,
+    body: Requests.ListNamespacesDto,
     request: FastifyRequest,
   ): Promise<{ namespaces: string[][] }> {
     const check = (labels: string[] | undefined, field: string): void => {

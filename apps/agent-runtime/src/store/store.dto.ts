@@ -1,9 +1,9 @@
-import { Transform, Type } from 'class-transformer';
+import { OptionalInteger } from '#libs/http';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -11,7 +11,6 @@ import {
   IsString,
   Max,
   MaxLength,
-  Min,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
@@ -92,17 +91,10 @@ export class SearchStoreItemsDto {
   @IsObject()
   filter?: Record<string, unknown>;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInteger(1, 1000, { fromText: true })
   limit?: number;
 
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalInteger(0, Number.MAX_SAFE_INTEGER)
   offset?: number;
 
   @IsOptional()
@@ -128,21 +120,12 @@ export class ListNamespacesDto {
   @IsString({ each: true })
   suffix?: string[];
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LABELS)
+  @OptionalInteger(1, MAX_LABELS)
   max_depth?: number;
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInteger(1, 1000)
   limit?: number;
 
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalInteger(0, Number.MAX_SAFE_INTEGER)
   offset?: number;
 }

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DomainError } from '#libs/domain';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { RunQueue } from '../run-records/run-queue.js';
 import { ThreadsService } from './threads.service.js';
 
@@ -22,8 +23,12 @@ const BATCH = 100;
 @Injectable()
 export class ThreadExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('threads');
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  private readonly passes = new PeriodicPass(
+    () => this.sweep(),
+    (error) => {
+      this.logger.warn(`Sweeping expired threads failed: ${String(error)}`);
+    },
+  );
 
   constructor(
     @Inject(ThreadsService) private readonly threads: ThreadsService,
@@ -32,28 +37,15 @@ export class ThreadExpirySweeper implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.intervalMs);
+    this.passes.start(this.intervalMs);
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> {
+    return this.passes.stop();
   }
 
-  /** One sweep; resolves with how many threads it expired. */
-  async sweep(): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
-    let expired = 0;
-    try {
-      for (const threadId of await this.threads.expiredThreadIds(BATCH)) {
-        if (await this.expire(threadId)) expired++;
-      }
-    } catch (error) {
-      this.logger.warn(`Sweeping expired threads failed: ${String(error)}`);
-    } finally {
-      this.sweeping = false;
-    }
-    return expired;
+  private async sweep(): Promise<void> {
+    for (const threadId of await this.threads.expiredThreadIds(BATCH)) await this.expire(threadId);
   }
 
   private async expire(threadId: string): Promise<boolean> {

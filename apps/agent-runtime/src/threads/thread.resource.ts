@@ -1,18 +1,6 @@
 import type { ThreadRow } from './thread.entity.js';
 
-/** A thread as the API shows it (the SDK's `Thread`). */
-export interface Thread {
-  readonly thread_id: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly metadata: ThreadRow['metadata'];
-  readonly status: ThreadRow['status'];
-  readonly config: ThreadRow['config'];
-  readonly values: ThreadRow['values'];
-  readonly interrupts: ThreadRow['interrupts'];
-}
-
-export function threadResource(row: ThreadRow): Thread {
+export function threadResource(row: ThreadRow) {
   return {
     thread_id: row.thread_id,
     created_at: row.created_at.toISOString(),
@@ -24,3 +12,6 @@ export function threadResource(row: ThreadRow): Thread {
     interrupts: row.interrupts,
   };
 }
+
+/** A thread as the API shows it (the SDK's `Thread`). */
+export type Thread = ReturnType<typeof threadResource>;

@@ -1,3 +1,4 @@
+import { OptionalInteger } from '#libs/http';
 import { Transform, Type } from 'class-transformer';
 import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 import { toNormalizedId } from '../common/id.pipe.js';
@@ -5,7 +6,6 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -13,7 +13,6 @@ import {
   IsString,
   IsUUID,
   Max,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -143,11 +142,7 @@ export class SearchThreadsDto extends PageDto {
 }
 
 export class HistoryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInteger(1, 1000, { fromText: true })
   limit?: number;
 
   @IsOptional()
@@ -165,11 +160,7 @@ export class HistoryDto {
 }
 
 export class HistoryQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInteger(1, 1000, { fromText: true })
   limit?: number;
 
   @IsOptional()

@@ -3,15 +3,12 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
@@ -23,7 +20,7 @@ import {
   type DeploymentStatus,
   type DeploymentType,
 } from './domain/deployment.types.js';
-import { MAX_PAGE_OFFSET } from '#libs/http';
+import { MAX_PAGE_OFFSET, OptionalInteger } from '#libs/http';
 import { ResourceSpecDto } from './resource-spec.dto.js';
 
 const NAME = /^[^\p{Cc}]+$/u;
@@ -190,18 +187,10 @@ export class PatchDeploymentDto extends DeploymentConfigurationDto {
 }
 
 export class PageQueryDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInteger(1, 100, { fromText: true })
   limit?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_PAGE_OFFSET)
+  @OptionalInteger(0, MAX_PAGE_OFFSET, { fromText: true })
   offset?: number;
 }
 

@@ -1,13 +1,5 @@
-import {
-  IsDateString,
-  IsIn,
-  IsInt,
-  IsNumberString,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-} from 'class-validator';
+import { OptionalInteger } from '#libs/http';
+import { IsDateString, IsIn, IsNumberString, IsOptional, IsString } from 'class-validator';
 import type { LogPageQuery } from './log-page.js';
 
 /** The body the official deploy CLI posts to read logs. */
@@ -16,10 +8,7 @@ export class LogPageQueryDto implements LogPageQuery {
   @IsIn(['asc', 'desc'])
   order?: 'asc' | 'desc';
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInteger(1, 1000)
   limit?: number;
 
   @IsOptional()

@@ -4,42 +4,10 @@ import { SECRET_MASK } from '../../logs/secret-masker.js';
 /** Secret values never leave the platform: responses carry only their names. */
 export type MaskedSecret = { readonly name: string; readonly value: typeof SECRET_MASK };
 
-export interface DeploymentResource {
-  readonly id: DeploymentState['deployment_id'];
-  readonly tenant_id: DeploymentState['tenant_id'];
-  readonly name: string;
-  readonly source: DeploymentState['source'];
-  readonly source_config: DeploymentState['source_config'];
-  readonly source_revision_config: DeploymentState['source_revision_config'];
-  readonly secrets: MaskedSecret[];
-  readonly secret_references: DeploymentState['secret_references'];
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly status: DeploymentState['status'];
-  readonly latest_revision_id: string | null;
-  readonly active_revision_id: string | null;
-  readonly image_version: null;
-}
-
-export interface RevisionResource {
-  readonly id: string;
-  readonly deployment_id: DeploymentState['deployment_id'];
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly status: RevisionState['status'];
-  readonly status_message: RevisionState['status_message'];
-  readonly source: RevisionState['source'];
-  readonly source_revision_config: RevisionState['source_revision_config'];
-  readonly resource_spec: RevisionState['resource_spec'];
-  readonly secrets: MaskedSecret[];
-  readonly trigger: RevisionState['trigger'];
-  readonly active: boolean;
-}
-
 const masked = (secrets: readonly { name: string }[]): MaskedSecret[] =>
   secrets.map((secret) => ({ name: secret.name, value: SECRET_MASK }));
 
-export function toDeploymentResource(state: DeploymentState): DeploymentResource {
+export function toDeploymentResource(state: DeploymentState) {
   return {
     id: state.deployment_id,
     tenant_id: state.tenant_id,
@@ -58,10 +26,7 @@ export function toDeploymentResource(state: DeploymentState): DeploymentResource
   };
 }
 
-export function toRevisionResource(
-  state: DeploymentState,
-  revision: RevisionState,
-): RevisionResource {
+export function toRevisionResource(state: DeploymentState, revision: RevisionState) {
   return {
     id: revision.revision_id,
     deployment_id: state.deployment_id,
@@ -77,3 +42,9 @@ export function toRevisionResource(
     active: state.active_revision_id === revision.revision_id,
   };
 }
+
+/** A deployment as the API shows it. */
+export type DeploymentResource = ReturnType<typeof toDeploymentResource>;
+
+/** A revision as the API shows it. */
+export type RevisionResource = ReturnType<typeof toRevisionResource>;
