@@ -4,7 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '#libs/event-store';
 import { keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
-import { openProcessLogger, stopOnSignals } from '#libs/logging';
+import { openProcessLogger, stopOnSignals, type Logger } from '#libs/logging';
+import type { Persistence } from '#libs/persistence';
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
 import { Application } from './application/application.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
@@ -16,22 +17,22 @@ import { runHasFinished, RunObservers } from './runs/run-log.js';
 import { measureRunQueue, RunMetrics } from './runs/run-metrics.js';
 import { RunSignals } from './runs/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
-import { isSpare, loadRuntimeConfig, removeSecrets, type ApiKeys } from './runtime.config.js';
-import { RuntimeModule } from './runtime.module.js';
+import {
+  isSpare,
+  loadRuntimeConfig,
+  removeSecrets,
+  type ApiKeys,
+  type RuntimeConfig,
+} from './runtime.config.js';
+import type { CustomAuth } from './auth/custom-auth.js';
+import { RuntimeModule, type RuntimeParts } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 async function main(): Promise<void> {
-  if (isSpare()) {
-    // Started ahead of need with every module above loaded: the rest of the environment (the
-    // application, its port, its secrets) arrives on stdin when a deployment takes this process.
-    const assignment = await awaitAssignment(process.stdin);
-    if (!assignment) process.exit(0);
-    if (assignment.identity) dropPrivileges(assignment.identity);
-    Object.assign(process.env, assignment.env);
-  }
+  await takeAssignmentIfSpare();
   const config = loadRuntimeConfig();
   const publicPaths = ['/ok', ...OPENAPI_PUBLIC_PATHS, ...metricsPublicPaths(process.env)];
   const { logger, nestLogger } = openProcessLogger('berth-runtime');
@@ -42,52 +43,11 @@ async function main(): Promise<void> {
     logger.error(error instanceof Error ? error.message : String(error));
   };
   const persistence = await openRuntimePersistence(config, onError);
-  const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
   observeEventLog(persistence.eventStore, persistence.runners);
   measureRunQueue(persistence.pool);
-  const application = await Application.open(
-    config.graphConfigPath,
-    persistence.eventStore,
-    process.env,
-  );
-  for (const warning of application.config.warnings) {
-    logger.warn(`${application.config.configFile}: ${warning}`);
-  }
-  for (const [graphId, reason] of application.failedGraphs()) {
-    logger.error(`graph "${graphId}" is not served: ${reason}`);
-  }
-  const routes = new ServedRoutes(application);
-  const customRoutes = await routes.load();
-  if (typeof customRoutes === 'string') logger.error(customRoutes);
-  const customAuth = await application.customAuth();
-  const workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
-
+  const { application, routes, customAuth } = await openApplication(config, persistence, logger);
   const app = await NestFactory.create<NestFastifyApplication>(
-    RuntimeModule.forRoot({
-      persistence,
-      application,
-      routes,
-      queue: new RunQueue(persistence.pool, (runId) =>
-        runHasFinished(persistence.eventStore, runId),
-      ),
-      signals: new RunSignals(),
-      runObserver: new RunObservers(tracing ? [new RunMetrics(), tracing] : [new RunMetrics()]),
-      runWorkers: config.runWorkers
-        ? {
-            workerId,
-            concurrency: config.workerConcurrency,
-            leaseSeconds: config.leaseSeconds,
-            maxAttempts: config.maxAttempts,
-            defaultTimeoutSeconds: config.runTimeoutSeconds,
-            connectionString: persistence.database.url,
-          }
-        : null,
-      reloadOnChange: config.reloadOnChange,
-      threadSweepSeconds: config.threadSweepSeconds,
-      storeSweepSeconds: config.storeSweepSeconds,
-      cronPollSeconds: config.cronPollSeconds,
-      ...(customAuth ? { customAuth } : {}),
-    }),
+    RuntimeModule.forRoot(runtimeParts(config, persistence, { application, routes, customAuth })),
     new FastifyAdapter(
       serverOptions({
         bodyLimitBytes: BODY_LIMIT_BYTES,
@@ -123,6 +83,73 @@ async function main(): Promise<void> {
       stop('stdin closed (parent gone)');
     });
   }
+}
+
+/** What the runtime's modules are given: what this process opened, and its settings. */
+function runtimeParts(
+  config: RuntimeConfig,
+  persistence: Persistence,
+  opened: Pick<RuntimeParts, 'application' | 'routes' | 'customAuth'>,
+): RuntimeParts {
+  const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
+  const workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
+  return {
+    persistence,
+    ...opened,
+    queue: new RunQueue(persistence.pool, (runId) => runHasFinished(persistence.eventStore, runId)),
+    signals: new RunSignals(),
+    runObserver: new RunObservers(tracing ? [new RunMetrics(), tracing] : [new RunMetrics()]),
+    runWorkers: config.runWorkers
+      ? {
+          workerId,
+          concurrency: config.workerConcurrency,
+          leaseSeconds: config.leaseSeconds,
+          maxAttempts: config.maxAttempts,
+          defaultTimeoutSeconds: config.runTimeoutSeconds,
+          connectionString: persistence.database.url,
+        }
+      : null,
+    reloadOnChange: config.reloadOnChange,
+    threadSweepSeconds: config.threadSweepSeconds,
+    storeSweepSeconds: config.storeSweepSeconds,
+    cronPollSeconds: config.cronPollSeconds,
+  };
+}
+
+/**
+ * A spare is started ahead of need with every module above loaded: the rest of the environment
+ * (the application, its port, its secrets) arrives on stdin when a deployment takes it.
+ */
+async function takeAssignmentIfSpare(): Promise<void> {
+  if (!isSpare()) return;
+  const assignment = await awaitAssignment(process.stdin);
+  if (!assignment) process.exit(0);
+  if (assignment.identity) dropPrivileges(assignment.identity);
+  Object.assign(process.env, assignment.env);
+}
+
+/** The application's graphs, routes and Auth handler, with what failed to load said. */
+async function openApplication(
+  config: RuntimeConfig,
+  persistence: Persistence,
+  logger: Logger,
+): Promise<{ application: Application; routes: ServedRoutes; customAuth: CustomAuth | undefined }> {
+  const application = await Application.open(
+    config.graphConfigPath,
+    persistence.eventStore,
+    process.env,
+  );
+  for (const warning of application.config.warnings) {
+    logger.warn(`${application.config.configFile}: ${warning}`);
+  }
+  for (const [graphId, reason] of application.failedGraphs()) {
+    logger.error(`graph "${graphId}" is not served: ${reason}`);
+  }
+  const routes = new ServedRoutes(application);
+  const customRoutes = await routes.load();
+  if (typeof customRoutes === 'string') logger.error(customRoutes);
+  const customAuth = await application.customAuth();
+  return { application, routes, customAuth };
 }
 
 function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {

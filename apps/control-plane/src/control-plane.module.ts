@@ -6,6 +6,7 @@ import { DeploymentHistory } from './deployments/read-model/deployment-history.j
 import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
+import { DeploymentQueries } from './deployments/deployment-queries.service.js';
 import { DeploymentLogs } from './deployments/deployment-logs.service.js';
 import { HealthController } from './health/health.controller.js';
 import { GitHostIntegrations } from './tenancy/git-host-integrations.js';
@@ -54,6 +55,7 @@ export class ControlPlaneModule {
         GitPushService,
         ListenerDirectory,
         DeploymentsService,
+        DeploymentQueries,
         DeploymentHistory,
         RevisionLogs,
         DeploymentLogs,

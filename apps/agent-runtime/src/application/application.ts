@@ -20,6 +20,7 @@ import {
   type LangGraphBindings,
 } from '../graphs/graph-loader.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
+import { commandFactory } from './graph-commands.js';
 
 /** `BaseStore` of the application's copy of LangGraph: only `batch` is abstract. */
 export type BaseStoreConstructor = abstract new () => object;
@@ -223,12 +224,7 @@ export class Application extends GraphCatalog {
   /** A LangGraph Command built with the application's own class; `goto` items may be Sends. */
   async createCommand(graphId: string): Promise<(command: GraphCommand) => unknown> {
     const bindings = await this.registry.bindings(graphId);
-    const Send = bindings.langgraphModule.Send as
-      (new (node: string, args: unknown) => unknown) | undefined;
-    return (command) => {
-      const goto = toGoto(command.goto, Send);
-      return new bindings.Command({ ...command, ...(goto === undefined ? {} : { goto }) });
-    };
+    return commandFactory(bindings.Command, bindings.langgraphModule.Send);
   }
 
   /** The checkpointer and checkpoint library that a graph of the application uses. */
@@ -290,17 +286,4 @@ async function loadEveryGraph(
 /** The application's own routes, as a fetch handler (what a Hono app is). */
 export interface CustomRoutes {
   fetch(request: Request): Response | Promise<Response>;
-}
-
-/** `{node, input}` items of `goto` become Sends, as the reference server does. */
-function toGoto(
-  goto: unknown,
-  Send: (new (node: string, args: unknown) => unknown) | undefined,
-): unknown {
-  if (goto === undefined || !Send) return goto;
-  const one = (item: unknown): unknown =>
-    typeof item === 'object' && item !== null && 'node' in item && typeof item.node === 'string'
-      ? new Send(item.node, (item as { input?: unknown }).input)
-      : item;
-  return Array.isArray(goto) ? goto.map(one) : one(goto);
 }

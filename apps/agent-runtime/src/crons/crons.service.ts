@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
-import { ValidationFailedError } from '#libs/http';
 import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
-import { isUuid, uuid5 } from '../common/uuid5.js';
+import { isUuid } from '../common/uuid5.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
@@ -15,7 +14,7 @@ import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
 import { cronStream, type CronCreatedData, type CronSettings } from './cron.events.js';
 import { cronResource, type Cron } from './cron.resource.js';
-import { CronSchedule, CronScheduleError } from './cron-schedule.js';
+import { CronSchedule } from './cron-schedule.js';
 import {
   CRON_FIELDS,
   type CountCronsDto,
@@ -24,59 +23,11 @@ import {
   type UpdateCronDto,
 } from './crons.dto.js';
 import { evolveCronRow } from './crons.projection.js';
+import { PAYLOAD_FIELDS, runPayloadOf, scheduleOf, tickIdentity } from './cron-request.js';
 
-/** The run of a cron's tick: `uuid5("<cron id>@<tick>")` in this namespace. */
-const CRON_RUN_NAMESPACE = '3b0f7c52-8a41-5d7e-b6c9-1e2f4a5d6c70';
-/** Fields of a cron's body that are the cron's own; the rest is the run each tick creates. */
-const CRON_ONLY = [
-  'schedule',
-  'timezone',
-  'end_time',
-  'enabled',
-  'on_run_completed',
-  'assistant_id',
-];
-/** Fields of an update that change the run each tick creates. */
-const PAYLOAD_FIELDS = [
-  'input',
-  'config',
-  'context',
-  'webhook',
-  'interrupt_before',
-  'interrupt_after',
-];
 /** A fired tick whose run is not in the runs read model this long after is made again (once). */
 const RECOVERY_WINDOW_MS = 2 * 60_000;
 const DUE_BATCH = 100;
-
-function scheduleOf(schedule: string, timezone: string | null | undefined): CronSchedule {
-  try {
-    return CronSchedule.parse(schedule, timezone);
-  } catch (error) {
-    if (!(error instanceof CronScheduleError)) throw error;
-    const field = error.message.startsWith('Unknown time zone') ? 'timezone' : 'schedule';
-    throw new ValidationFailedError([
-      { loc: ['body', field], msg: error.message, type: 'value_error' },
-    ]);
-  }
-}
-
-/** The fields of a cron's body that make each tick's run, as they were given. */
-function runPayloadOf(body: CreateCronDto): JsonObject {
-  const payload: JsonObject = {};
-  for (const [key, value] of Object.entries(body) as [string, JsonObject[string] | undefined][]) {
-    if (!CRON_ONLY.includes(key) && value !== undefined) payload[key] = value;
-  }
-  return payload;
-}
-
-/** The run and (for a stateless cron) the thread of one tick: the same on every replica. */
-export function tickIdentity(cronId: string, tick: string): { runId: string; threadId: string } {
-  return {
-    runId: uuid5(`${cronId}@${tick}`, CRON_RUN_NAMESPACE),
-    threadId: uuid5(`${cronId}@${tick}#thread`, CRON_RUN_NAMESPACE),
-  };
-}
 
 @Injectable()
 export class CronsService {

@@ -568,11 +568,6 @@ export interface components {
             limit?: number;
             offset?: number;
         };
-        LogsQueryDto: {
-            /** @enum {string} */
-            type?: "build" | "deploy";
-            follow?: unknown;
-        };
         TracedRunDto: {
             /** Format: uuid */
             run_id: string;
@@ -585,6 +580,11 @@ export interface components {
             created_at: string;
             started_at?: string;
             finished_at?: string;
+        };
+        LogsQueryDto: {
+            /** @enum {string} */
+            type?: "build" | "deploy";
+            follow?: unknown;
         };
         /** @description The process answers. */
         Ok: {

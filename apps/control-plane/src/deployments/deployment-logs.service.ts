@@ -4,7 +4,7 @@ import type { LogPageQueryDto } from '../logs/log-page.dto.js';
 import type { LogType } from '../logs/revision-log.js';
 import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-import { DeploymentsService } from './deployments.service.js';
+import { DeploymentQueries } from './deployment-queries.service.js';
 
 /** A revision's log lines as `GET .../logs` answers them. */
 export interface RevisionLogLines {
@@ -25,7 +25,7 @@ export interface FollowedLogs {
 @Injectable()
 export class DeploymentLogs {
   constructor(
-    private readonly deployments: DeploymentsService,
+    private readonly deployments: DeploymentQueries,
     private readonly logs: RevisionLogs,
   ) {}
 

@@ -4,12 +4,12 @@ import type { FastifyReply } from 'fastify';
 import { notFound } from '#libs/domain';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
-import { DeploymentsService } from './deployments.service.js';
+import { DeploymentQueries } from './deployment-queries.service.js';
 
 /** The status page address the official deploy CLI prints, sent on to the deployment itself. */
 @Controller('o/:tenant_id/host/deployments')
 export class DeploymentStatusPageController {
-  constructor(private readonly deployments: DeploymentsService) {}
+  constructor(private readonly deployments: DeploymentQueries) {}
 
   @Redirects()
   @Get(':deployment_id')

@@ -35,7 +35,8 @@ import {
   PatchDeploymentDto,
 } from './deployments.dto.js';
 import type { DeploymentResource, RevisionResource } from './read-model/deployment.resource.js';
-import { DeploymentsService, type Page } from './deployments.service.js';
+import { DeploymentsService } from './deployments.service.js';
+import { DeploymentQueries, type Page } from './deployment-queries.service.js';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 
 export class LogsQueryDto {
@@ -59,6 +60,7 @@ export function baseUrlOf(request: FastifyRequest, configured: string | undefine
 export class DeploymentsController {
   constructor(
     private readonly deployments: DeploymentsService,
+    private readonly queries: DeploymentQueries,
     private readonly history: DeploymentHistory,
     private readonly logs: DeploymentLogs,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
@@ -81,7 +83,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Query() query: ListDeploymentsQueryDto,
   ): Promise<Page<DeploymentResource>> {
-    return this.deployments.list(caller, query);
+    return this.queries.list(caller, query);
   }
 
   @Returns('Deployment')
@@ -90,7 +92,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
   ): Promise<DeploymentResource> {
-    return this.deployments.get(caller, deploymentId);
+    return this.queries.get(caller, deploymentId);
   }
 
   @Returns('Deployment')
@@ -130,7 +132,7 @@ export class DeploymentsController {
     @Param('deployment_id', id) deploymentId: string,
     @Query() query: ListRevisionsQueryDto,
   ): Promise<Page<RevisionResource>> {
-    return this.deployments.revisions(caller, deploymentId, query);
+    return this.queries.revisions(caller, deploymentId, query);
   }
 
   @Returns('Revision')
@@ -140,7 +142,7 @@ export class DeploymentsController {
     @Param('deployment_id', id) deploymentId: string,
     @Param('revision_id', id) revisionId: string,
   ): Promise<RevisionResource> {
-    return this.deployments.revision(caller, deploymentId, revisionId);
+    return this.queries.revision(caller, deploymentId, revisionId);
   }
 
   @Returns('Revision')

@@ -11,7 +11,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { PageQueryDto } from '../deployments/deployments.dto.js';
-import type { Page } from '../deployments/deployments.service.js';
+import type { Page } from '../deployments/deployment-queries.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { TracedRunsDto } from './tracing.dto.js';

@@ -6,7 +6,7 @@ import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { PG_POOL } from '../control-plane.tokens.js';
 import type { PageQueryDto } from '../deployments/deployments.dto.js';
-import type { Page } from '../deployments/deployments.service.js';
+import type { Page } from '../deployments/deployment-queries.service.js';
 import type { TracedRunsDto } from './tracing.dto.js';
 import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';
 

@@ -1,0 +1,94 @@
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BERTH_VERSION } from '#libs/config';
+import {
+  buildOpenApiDocument,
+  createValidationPipe,
+  OPENAPI_PUBLIC_PATHS,
+  ProblemFilter,
+  publicPathMatcher,
+  registerJsonInput,
+  serveOpenApi,
+  serverOptions,
+} from '#libs/http';
+import type { Logger } from '#libs/logging';
+import { metricsPublicPaths, observeRequests } from '#libs/metrics';
+import { CONSOLE_PUBLIC_PATHS, serveConsole } from './console/serve-console.js';
+import { DeploymentQueries } from './deployments/deployment-queries.service.js';
+import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
+import type { PlatformResources } from './platform-resources.js';
+import { registerRuntimeGateway } from './runtime-gateway/runtime-gateway.js';
+import { identifyCallers } from './tenancy/caller.js';
+import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
+import {
+  isUploadRequest,
+  registerUploadBodyParser,
+  uploadAwareUnsupportedType,
+} from './uploads/upload-body-parser.js';
+
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Long enough for a 200 MB tarball at 1 MB/s; a stalled one is cut sooner by the idle timeout. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** Pages served to GET without a key: probes, the API's description, the console's files. */
+function publicPages(): string[] {
+  return [
+    '/ok',
+    ...OPENAPI_PUBLIC_PATHS,
+    ...metricsPublicPaths(process.env),
+    ...CONSOLE_PUBLIC_PATHS,
+  ];
+}
+
+/** What is served without a key: probes, the API's description, uploads (signed) and traces (token). */
+function publicRequests(publicPages: readonly string[]): (method: string, path: string) => boolean {
+  const isPublicPage = publicPathMatcher(publicPages);
+  return (method, path) =>
+    (method === 'GET' && isPublicPage(path)) ||
+    isUploadRequest(method, path) ||
+    (method === 'POST' && TRACING_INGEST_PATH.test(path));
+}
+
+/** The control plane's Fastify: its limits, request metrics, JSON and tarball bodies. */
+export function controlPlaneAdapter(logger: Logger): FastifyAdapter {
+  const adapter = new FastifyAdapter(
+    serverOptions({
+      bodyLimitBytes: BODY_LIMIT_BYTES,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      logger,
+    }),
+  );
+  observeRequests(adapter.getInstance());
+  registerJsonInput(adapter.getInstance(), { unsupportedType: uploadAwareUnsupportedType });
+  registerUploadBodyParser(adapter.getInstance());
+  return adapter;
+}
+
+/**
+ * Everything the control plane's HTTP server does around its routes: errors, validation, keys, the
+ * runtime gateway, OpenAPI and the console. Resolves with whether the console is served.
+ */
+export async function configureControlPlaneHttp(
+  app: NestFastifyApplication,
+  resources: PlatformResources,
+): Promise<boolean> {
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(createValidationPipe());
+  const fastify = app.getHttpAdapter().getInstance();
+  const pages = publicPages();
+  identifyCallers(fastify, resources.tenants, publicRequests(pages));
+  const deployments = app.get(DeploymentQueries);
+  registerRuntimeGateway(fastify, {
+    addressOf: (caller, deploymentId) => deployments.runtimeAddress(caller, deploymentId),
+  });
+  serveOpenApi(
+    app,
+    buildOpenApiDocument(app, {
+      title: 'Berth control plane',
+      description: 'Deployments of agent applications, their revisions, logs and uploads.',
+      version: BERTH_VERSION,
+      responseSchemas: CONTROL_PLANE_RESPONSE_SCHEMAS,
+      publicPaths: pages,
+    }),
+  );
+  return serveConsole(fastify);
+}
