@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { conflict } from '#libs/domain';
-import { cronDecider, evolveCron, type CronCommand, type CronState } from './cron.decider.js';
+import { deciderSpecification, foldEvents } from '#libs/domain';
+import { cronDecider, type CronCommand, type CronState } from './cron.decider.js';
 import type { CronCreatedData, CronEvent } from './cron.events.js';
 import { CronSchedule } from './cron-schedule.js';
 
@@ -19,15 +19,13 @@ const created: Omit<CronCreatedData, 'next_run_date'> = {
   created_at: '2026-01-01T10:03:00.000Z',
 };
 
+const cron = deciderSpecification(cronDecider);
+
+/** Each command decided on the history the ones before it made. */
 function run(commands: CronCommand[]): { state: CronState; events: CronEvent[] } {
-  let state = cronDecider.initialState;
   const events: CronEvent[] = [];
-  for (const command of commands) {
-    const decided = cronDecider.decide(command, state);
-    events.push(...decided);
-    state = decided.reduce(evolveCron, state);
-  }
-  return { state, events };
+  for (const command of commands) events.push(...cron.given(events).when(command).events());
+  return { state: foldEvents(cronDecider, events), events };
 }
 
 const fire = (tick: string, now = tick): CronCommand => ({
@@ -89,26 +87,36 @@ describe('the cron decider', () => {
     ]);
     expect(disabled.events.map((event) => event.type)).toEqual(['CronCreated', 'CronUpdated']);
     expect(disabled.events[1]?.data).toMatchObject({ next_run_date: null });
-    const again = cronDecider.decide(
-      { kind: 'update', changes: { enabled: true, metadata: { more: 1 } }, now },
-      disabled.state,
-    );
-    expect(again[0]?.data).toMatchObject({ next_run_date: '2026-01-01T10:10:00.000Z' });
-    const state = again.reduce(evolveCron, disabled.state);
-    expect(state.settings?.metadata).toEqual({ tag: 't', more: 1 });
-    const deleted = cronDecider.decide({ kind: 'delete', cronId: 'c1', now }, state);
-    const gone = deleted.reduce(evolveCron, state);
-    expect(cronDecider.decide(fire('2026-01-01T10:10:00.000Z'), gone)).toEqual([]);
-    expect(() => cronDecider.decide({ kind: 'delete', cronId: 'c1', now }, gone)).toThrow(
-      'not found',
-    );
+    const enable: CronCommand = {
+      kind: 'update',
+      changes: { enabled: true, metadata: { more: 1 } },
+      now,
+    };
+    const [again] = cron.given(disabled.events).when(enable).events();
+    expect(again?.data).toMatchObject({ next_run_date: '2026-01-01T10:10:00.000Z' });
+    const enabled = run([
+      { kind: 'create', cron: created },
+      { kind: 'update', changes: { enabled: false }, now },
+      enable,
+    ]);
+    expect(enabled.state.settings?.metadata).toEqual({ tag: 't', more: 1 });
+    const gone = [
+      ...enabled.events,
+      ...cron.given(enabled.events).when({ kind: 'delete', cronId: 'c1', now }).events(),
+    ];
+    cron.given(gone).when(fire('2026-01-01T10:10:00.000Z')).then([]);
+    cron
+      .given(gone)
+      .when({ kind: 'delete', cronId: 'c1', now })
+      .thenFails('not_found', /not found/);
   });
 
   it('refuses to make a cron twice', () => {
-    const { state } = run([{ kind: 'create', cron: created }]);
-    expect(() => cronDecider.decide({ kind: 'create', cron: created }, state)).toThrow(
-      conflict('Cron c1 already exists').message,
-    );
+    const { events } = run([{ kind: 'create', cron: created }]);
+    cron
+      .given(events)
+      .when({ kind: 'create', cron: created })
+      .thenFails('conflict', /^Cron c1 already exists$/);
   });
 });
 
