@@ -131,9 +131,9 @@ export class RunsController {
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RunResult> {
-    const run = await this.runs.create(threadId, body, now());
-    void reply.header('content-location', runPath(run.data));
-    return this.runs.resultOf(run.data.run_id);
+    const { run, result } = await this.runs.createAndWait(threadId, body, now());
+    void reply.header('content-location', runPath(run));
+    return result;
   }
 
   @Returns('RunResult')
@@ -144,9 +144,9 @@ export class RunsController {
     @Body() body: CreateRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RunResult> {
-    const run = await this.runs.create(null, body, now());
-    void reply.header('content-location', runPath(run.data));
-    return this.runs.resultOf(run.data.run_id);
+    const { run, result } = await this.runs.createAndWait(null, body, now());
+    void reply.header('content-location', runPath(run));
+    return result;
   }
 
   @ApiResponse({
@@ -161,8 +161,7 @@ export class RunsController {
     @Query() query: CancelRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    await this.runs.cancel(threadId, runId, query.action ?? 'interrupt', now());
-    if (query.wait) await this.runs.waitForFinish(runId);
+    await this.runs.cancel(threadId, runId, query.action ?? 'interrupt', now(), query.wait);
     void reply.status(query.wait ? 204 : 202);
   }
 

@@ -207,6 +207,16 @@ export class RunsService {
     return finished.values;
   }
 
+  /** `POST .../runs/wait`: a run, and what it ends with. */
+  async createAndWait(
+    threadId: string | null,
+    body: CreateRunDto,
+    now: string,
+  ): Promise<{ readonly run: RunCreatedData; readonly result: RunResult }> {
+    const { data } = await this.create(threadId, body, now);
+    return { run: data, result: await this.resultOf(data.run_id) };
+  }
+
   /** `GET /threads/{id}/runs/{run_id}/join`. */
   async join(threadId: string, runId: string): Promise<RunResult> {
     await this.requireRunOfThread(threadId, runId);
@@ -257,6 +267,8 @@ export class RunsService {
     runId: string,
     action: 'interrupt' | 'rollback',
     now: string,
+    /** Resolve only once the run has ended. */
+    wait = false,
   ): Promise<void> {
     await this.requireRunOfThread(threadId, runId);
     const outcome = await this.queue.cancel(runId, action);
@@ -288,6 +300,7 @@ export class RunsService {
         this.runObserver,
       );
     }
+    if (wait) await this.waitForFinish(runId);
   }
 
   /** Removes a finished run from its thread's runs; its events stay in the log. */

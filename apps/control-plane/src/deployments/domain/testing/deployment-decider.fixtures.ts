@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { DomainError, foldEvents, type DomainErrorCode } from '#libs/domain';
+import { deciderSpecification, DomainError, foldEvents, type DomainErrorCode } from '#libs/domain';
 import type { ListenerInfo } from '../../../listeners/listener-info.js';
 import type { DeploymentCommand } from '../deployment.commands.js';
 import { deploymentDecider } from '../deployment.decider.js';
@@ -94,6 +94,9 @@ export function patch(overrides: Partial<PatchCommand> = {}): PatchCommand {
   };
 }
 
+/** Given a history, when a command: the deployment decider's given/when/then. */
+export const deployment = deciderSpecification(deploymentDecider);
+
 export function given(events: readonly DeploymentEvent[]): DeploymentState {
   return foldEvents(deploymentDecider, events);
 }
@@ -104,12 +107,12 @@ export function decide(command: DeploymentCommand, state: DeploymentState): Depl
 
 /** The events of a successful create. */
 export function created(command: CreateCommand): DeploymentEvent[] {
-  return decide(command, deploymentDecider.initialState);
+  return deployment.given([]).when(command).events();
 }
 
 /** Decides a command and folds its events onto the history, returning the longer history. */
 export function then(history: DeploymentEvent[], command: DeploymentCommand): DeploymentEvent[] {
-  return [...history, ...decide(command, given(history))];
+  return [...history, ...deployment.given(history).when(command).events()];
 }
 
 export function uploadIssued(objectPath = UPLOAD_PATH): DeploymentEvent {
