@@ -37,12 +37,6 @@ export class FoldedStreamCache<State> {
     return this.folds.get(streamId);
   }
 
-  /** Whether the event at `position` of the stream is already folded into what is kept. */
-  knows(streamId: string, position: number): boolean {
-    const cached = this.folds.get(streamId);
-    return cached !== undefined && position <= cached.position;
-  }
-
   async load(store: EventStore, streamId: string): Promise<FoldedStream<State>> {
     const cached = this.folds.get(streamId);
     if (cached) {

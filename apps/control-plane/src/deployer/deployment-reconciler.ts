@@ -148,8 +148,7 @@ export class DeploymentReconciler {
     for await (const event of subscription) {
       if (!event.streamId.startsWith(DEPLOYMENT_STREAM_PREFIX)) continue;
       const deploymentId = event.streamId.slice(DEPLOYMENT_STREAM_PREFIX.length);
-      // Its own events (and those it has read) moved nothing it does not know already.
-      if (!this.writer.knows(deploymentId, event.streamPosition)) this.schedule(deploymentId);
+      if (!this.writer.wrote(deploymentId, event.streamPosition)) this.schedule(deploymentId);
     }
   }
 

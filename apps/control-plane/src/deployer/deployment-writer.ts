@@ -10,6 +10,8 @@ import {
 import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
 
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
+/** Positions written here and not yet seen come back: past this many, they are forgotten. */
+const MAX_UNSEEN_WRITES = 10_000;
 
 /** How the reconciler reads a deployment and records what it did, as the local listener. */
 export class DeploymentWriter {
@@ -18,6 +20,8 @@ export class DeploymentWriter {
    * kept without reading, and a load reads only what others appended since.
    */
   private readonly folds = foldCacheOf(deploymentDecider, 1_000, true);
+  /** `<deployment id>@<stream position>` of each event appended here, until the log returns it. */
+  private readonly unseenWrites = new Set<string>();
 
   constructor(private readonly store: EventStore) {}
 
@@ -25,13 +29,17 @@ export class DeploymentWriter {
     return (await this.folds.load(this.store, deploymentStream(deploymentId))).state;
   }
 
-  /** Whether the deployment's event at `position` is known here: written or read already. */
-  knows(deploymentId: string, position: number): boolean {
-    return this.folds.knows(deploymentStream(deploymentId), position);
+  /**
+   * Whether this writer appended the deployment's event at `position` (told once per event). Its
+   * own events need no reconcile: the code that wrote one goes on from there. An event it only
+   * read does: the reconcile that read it may have been past the point of acting on it.
+   */
+  wrote(deploymentId: string, position: number): boolean {
+    return this.unseenWrites.delete(`${deploymentId}@${position}`);
   }
 
   async command(deploymentId: string, command: DeploymentCommand): Promise<DeploymentState> {
-    const { state } = await handleCommand(
+    const { state, events, appended } = await handleCommand(
       this.store,
       deploymentStream(deploymentId),
       deploymentDecider,
@@ -39,6 +47,12 @@ export class DeploymentWriter {
       ACTOR,
       this.folds,
     );
+    if (appended) {
+      if (this.unseenWrites.size > MAX_UNSEEN_WRITES) this.unseenWrites.clear();
+      for (let back = 0; back < events.length; back += 1) {
+        this.unseenWrites.add(`${deploymentId}@${appended.streamPosition - back}`);
+      }
+    }
     return state;
   }
 
