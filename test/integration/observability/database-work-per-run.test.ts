@@ -9,11 +9,12 @@ jest.setTimeout(60_000);
  * in the runtime (`berth_database_*_total`). The budgets are the figures last measured (issue 12:
  * 155 transactions before log reads were coalesced, 81 and 114 statements after; 45 and 74 once
  * runners read each append once, checkpoints moved by compare-and-set, a lone process stopped
- * notifying and claims said when the next run is due), with a little room for background work;
- * a change that adds round trips to the run path fails here.
+ * notifying and claims said when the next run is due), with room for background work: the
+ * counters are the process's, and fresh-clone CI runs of one commit measured from 45.2 to 51.9
+ * transactions and 74.3 to 80.7 statements. A change that adds round trips to the run path fails here.
  */
-const TRANSACTIONS_PER_RUN_BUDGET = 52;
-const STATEMENTS_PER_RUN_BUDGET = 85;
+const TRANSACTIONS_PER_RUN_BUDGET = 56;
+const STATEMENTS_PER_RUN_BUDGET = 90;
 const RUNS = 12;
 
 describe('database work per run', () => {
