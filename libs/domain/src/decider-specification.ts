@@ -1,5 +1,5 @@
 import { deepStrictEqual, fail } from 'node:assert/strict';
-import type { Decider, DomainEvent } from './decider.js';
+import { foldEvents, type Decider, type DomainEvent } from './decider.js';
 import { DomainError, type DomainErrorCode } from './domain-error.js';
 
 export interface DecisionExpectations<State, Event> {
@@ -29,10 +29,7 @@ export function deciderSpecification<State, Command, Event extends DomainEvent>(
   return {
     given: (history) => ({
       when: (command) => {
-        const before = history.reduce(
-          (state, event) => decider.evolve(state, event),
-          decider.initialState,
-        );
+        const before = foldEvents(decider, history);
         const decide = (): Event[] => decider.decide(command, before);
         return {
           then: (expected) => {

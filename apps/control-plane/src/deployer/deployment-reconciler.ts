@@ -76,20 +76,12 @@ export class DeploymentReconciler {
   }
 
   /** Waits for the leader lock in the background, then reconciles every deployment. */
-  start(): void {
-    this.following = this.followWhileOpen();
-  }
-
   onApplicationBootstrap(): void {
-    this.start();
+    this.following = this.followWhileOpen();
   }
 
   /** Before the HTTP server closes: rollouts end, and the runtimes this process runs stop. */
   async onModuleDestroy(): Promise<void> {
-    await this.stop();
-  }
-
-  async stop(): Promise<void> {
     this.closed = true;
     this.abort.abort();
     await Promise.allSettled([...this.rollouts.values()]);
