@@ -114,14 +114,21 @@ export class RunQueue {
         }
       }
       await client.query(
-        `insert into run_queue (run_id, thread_id, status, payload, not_before)
-         values ($1, $2, 'pending', $3, $4)`,
-        [run.run_id, run.thread_id, JSON.stringify(run), run.not_before ?? null],
+        `with queued as (
+           insert into run_queue (run_id, thread_id, status, payload, not_before)
+           values ($1, $2, 'pending', $3, $4)
+           returning run_id
+         )
+         select pg_notify($5, $6) from queued`,
+        [
+          run.run_id,
+          run.thread_id,
+          JSON.stringify(run),
+          run.not_before ?? null,
+          RUN_WAKE_CHANNEL,
+          `${this.origin}:${run.run_id}`,
+        ],
       );
-      await client.query('select pg_notify($1, $2)', [
-        RUN_WAKE_CHANNEL,
-        `${this.origin}:${run.run_id}`,
-      ]);
       return admission.cancel;
     });
   }
@@ -165,14 +172,13 @@ export class RunQueue {
   ): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `berth-thread:${threadId}`,
-      ]);
-      const queued = await client.query<{ run_id: string }>(
-        'select run_id from run_queue where thread_id = $1 order by created_at',
-        [threadId],
-      );
+      // One round trip: the simple protocol runs the three in order, each with a fresh snapshot,
+      // so the queue is read after the lock is held.
+      const [, , queued] = (await client.query(
+        `begin;
+         select pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(`berth-thread:${threadId}`)}, 0));
+         select run_id from run_queue where thread_id = ${client.escapeLiteral(threadId)} order by created_at`,
+      )) as unknown as [unknown, unknown, pg.QueryResult<{ run_id: string }>];
       const inflight = await this.stillInFlight(
         client,
         queued.rows.map((row) => row.run_id),
