@@ -23,8 +23,13 @@ export const DEFAULT_THREAD_TTL_MINUTES = Symbol('DEFAULT_THREAD_TTL_MINUTES');
 
 @Injectable()
 export class ThreadsService {
-  /** Threads' folded decider states: a command on a long-lived thread reads only what is new. */
-  private readonly folds = foldCacheOf(threadDecider);
+  /**
+   * Threads' folded decider states, kept optimistically: a command on a thread this process
+   * folded before decides without reading, and reads only when its append finds another
+   * writer's events. Safe because a thread's stream is never deleted (a deleted thread ends
+   * with ThreadDeleted or ThreadExpired, and a new thread of that id continues the stream).
+   */
+  private readonly folds = foldCacheOf(threadDecider, undefined, true);
 
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
