@@ -68,6 +68,7 @@ describe('projection runner', () => {
     'tally_live',
     'tally_rebuilt',
     'tally_shared',
+    'tally_cached',
   ];
 
   beforeAll(async () => {
@@ -251,6 +252,45 @@ describe('projection runner', () => {
     } finally {
       for (const replica of replicas) await replica.stop();
       await otherProcess.close();
+    }
+  });
+
+  it('applies onto the rows another runner wrote while it held them in memory', async () => {
+    const prefix = `cached-${randomUUID()}-`;
+    const stream = `${prefix}a`;
+    const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_cached', prefix));
+    runner.start();
+    const otherRunner = new pg.Client({ connectionString: database.url });
+    await otherRunner.connect();
+    try {
+      const first = await store.append(stream, [anEvent('Counted', { n: 1 })]);
+      await runner.waitUntilPast(first.logPosition, 10_000);
+
+      // Another runner takes the checkpoint's row, projects the next event and moves it on.
+      await otherRunner.query('begin');
+      await otherRunner.query(
+        `select 1 from projection_checkpoints where name = 'tally_cached' for update`,
+      );
+      const second = await store.append(stream, [anEvent('Counted', { n: 2 })]);
+      await otherRunner.query(
+        `update projection_checkpoints set commit_position = $1, prepare_position = $2
+          where name = 'tally_cached'`,
+        [second.logPosition.commit.toString(), second.logPosition.prepare.toString()],
+      );
+      await otherRunner.query(
+        `update tally_cached set events = 2, total = 3 where stream_id = $1`,
+        [stream],
+      );
+      await otherRunner.query('commit');
+
+      const third = await store.append(stream, [anEvent('Counted', { n: 3 })]);
+      await runner.waitUntilPast(third.logPosition, 10_000);
+      expect(await rowsOf('tally_cached')).toEqual([
+        { stream_id: stream, events: 3, total: 6, last_type: 'Counted' },
+      ]);
+    } finally {
+      await otherRunner.end();
+      await runner.stop();
     }
   });
 

@@ -5,9 +5,12 @@ import { compareLogPositions, LOG_START, type LogPosition } from '../log-positio
 import type { Projection } from './projection.js';
 import { projectionCheckpoints } from './projection-checkpoints.js';
 import { foldBatch, rowKeyOf } from './fold-batch.js';
+import { RowCache } from './row-cache.js';
 
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
+  /** Rows kept in memory between batches, so a hot row is not read again. Default 1,000. */
+  readonly cachedRows?: number;
   readonly onError?: (error: unknown, projection: string) => void;
 }
 
@@ -40,6 +43,11 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private stopping = false;
   private waiting: Subscription | undefined;
   private readonly batchSize: number;
+  /**
+   * Current while the checkpoint moves only by this runner's hand: any other writer of the rows
+   * (another runner, a rebuild) moves it too, which the compare-and-set of the next batch sees.
+   */
+  private readonly rows: RowCache<Row>;
 
   constructor(
     private readonly store: EventStore,
@@ -48,6 +56,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.rows = new RowCache(options.cachedRows ?? 1_000);
     this.progress.setMaxListeners(0);
   }
 
@@ -80,6 +89,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
 
   /** Applies everything in the log now, then returns the number of events read. */
   async catchUp(): Promise<number> {
+    this.rows.clear();
     this.persisted = await this.loadCheckpoint();
     this.cursor = this.persisted;
     return this.drain();
@@ -220,14 +230,22 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     if (!last) return;
     if (batch.some((event) => rowKeyOf(this.projection, event) !== undefined)) {
       const { name } = this.projection;
-      const applied = await this.dataSource.transaction(async (manager) => {
-        // Moved by another runner of this projection, or by a rebuild: continue from there.
-        if (!(await projectionCheckpoints.advance(manager, name, this.persisted, last))) {
-          return projectionCheckpoints.read(manager, name);
-        }
-        await this.writeRows(manager, batch);
-        return last;
-      });
+      let written: WrittenRows<Row> | undefined;
+      const applied = await this.dataSource
+        .transaction(async (manager) => {
+          // Moved by another runner of this projection, or by a rebuild: continue from there.
+          if (!(await projectionCheckpoints.advance(manager, name, this.persisted, last))) {
+            return projectionCheckpoints.read(manager, name);
+          }
+          written = await this.writeRows(manager, batch);
+          return last;
+        })
+        .catch((error: unknown) => {
+          this.rows.clear();
+          throw error;
+        });
+      if (written) this.remember(written);
+      else this.rows.clear();
       this.persisted = applied;
       this.cursor = applied;
     } else {
@@ -236,16 +254,34 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     this.progress.emit('progress', this.cursor);
   }
 
-  private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<void> {
+  private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<WrittenRows<Row>> {
     const { entity, key } = this.projection;
     const repository = manager.getRepository(entity);
     const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
-    if (keys.length === 0) return;
-    const existing = await repository.findBy({ [key]: In(keys) } as never);
-    const { upserts, deletes } = foldBatch(this.projection, existing, batch);
+    const { known, missing } = this.rows.lookup(keys);
+    const read =
+      missing.length > 0 ? await repository.findBy({ [key]: In(missing) } as never) : [];
+    const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], batch);
     if (upserts.length > 0) await repository.upsert(upserts, [key]);
     if (deletes.length > 0) await repository.delete({ [key]: In(deletes) } as never);
+    return { missing, read, upserts, deletes };
   }
+
+  /** What a committed batch leaves in the read model, for the next batches to start from. */
+  private remember({ missing, read, upserts, deletes }: WrittenRows<Row>): void {
+    const keyOf = (row: Row): string => String(row[this.projection.key]);
+    for (const absent of missing) this.rows.remember(absent, null);
+    for (const row of [...read, ...upserts]) this.rows.remember(keyOf(row), row);
+    for (const deleted of deletes) this.rows.remember(deleted, null);
+  }
+}
+
+interface WrittenRows<Row> {
+  /** The keys not in the cache, and the rows the read of them found. */
+  readonly missing: readonly string[];
+  readonly read: readonly Row[];
+  readonly upserts: readonly Row[];
+  readonly deletes: readonly string[];
 }
 
 /** Resolves with nothing once the event loop has turned: what was already at hand came first. */
