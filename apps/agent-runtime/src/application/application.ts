@@ -1,6 +1,10 @@
 import { isAbsolute } from 'node:path';
 import type { EventStore } from '#libs/event-store';
-import { createEventCheckpointSaver, type CheckpointLibrary } from '../checkpoints/index.js';
+import {
+  createEventCheckpointSaver,
+  type CheckpointLibrary,
+  type EventCheckpointSaver,
+} from '../checkpoints/index.js';
 import { CustomAuth } from '../auth/custom-auth.js';
 import { requireServedGraph } from '../common/graph-availability.js';
 import { GraphCatalog } from '../common/runtime-tokens.js';
@@ -31,7 +35,7 @@ export type BaseStoreConstructor = abstract new () => object;
  * checkpoint library.
  */
 export class Application extends GraphCatalog {
-  private readonly savers = new Map<LangGraphBindings['checkpointModule'], unknown>();
+  private readonly savers = new Map<LangGraphBindings['checkpointModule'], EventCheckpointSaver>();
   private readonly stores = new Map<LangGraphBindings['checkpointModule'], unknown>();
   private makeStore: ((BaseStore: BaseStoreConstructor) => object) | undefined;
   private served: string[] = [];
@@ -235,6 +239,19 @@ export class Application extends GraphCatalog {
     return { saver: await this.saverFor(graphId), library: bindings.checkpointModule };
   }
 
+  /**
+   * Runs `work` on the thread's checkpoints while the caller keeps every other writer off them
+   * (it holds the thread's lock): only the first read of them queries the log.
+   */
+  async holdingCheckpoints<T>(
+    graphId: string,
+    threadId: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const saver = await this.saverFor(graphId);
+    return saver.storage.exclusively(threadId, work);
+  }
+
   async close(): Promise<void> {
     await this.registry.close();
   }
@@ -252,7 +269,7 @@ export class Application extends GraphCatalog {
     return store;
   }
 
-  private async saverFor(graphId: string): Promise<unknown> {
+  private async saverFor(graphId: string): Promise<EventCheckpointSaver> {
     const bindings = await this.registry.bindings(graphId);
     let saver = this.savers.get(bindings.checkpointModule);
     if (!saver) {

@@ -399,6 +399,43 @@ describe('ThreadCheckpointCache', () => {
     expect(store.reads).toEqual([{ streamId: 'checkpoints-t', fromPosition: 4, returned: 1 }]);
   });
 
+  it('queries a held thread once, then trusts its own appends until the hold ends', async () => {
+    const store = new MemoryEventStore();
+    const saver = new EventCheckpointSaver(store);
+    await chain(saver, 't', 2);
+    const fresh = new EventCheckpointSaver(store);
+
+    store.reads.length = 0;
+    await fresh.storage.exclusively('t', async () => {
+      const latest = (await fresh.getTuple(config('t')))?.checkpoint.id;
+      const next = checkpointAt({ by: 'me' });
+      await fresh.put(config('t', latest), next, metadata(2), {});
+      expect((await fresh.getTuple(config('t')))?.checkpoint.id).toBe(next.id);
+    });
+    expect(store.reads).toHaveLength(1);
+
+    await fresh.getTuple(config('t'));
+    expect(store.reads).toHaveLength(2);
+  });
+
+  it('reads a held thread again when it did not see every append', async () => {
+    const store = new MemoryEventStore();
+    const mine = new EventCheckpointSaver(store);
+    const theirs = new EventCheckpointSaver(store);
+    const [first] = await chain(mine, 't', 1);
+
+    await mine.storage.exclusively('t', async () => {
+      await mine.getTuple(config('t'));
+      const later = checkpointAt({ by: 'them' });
+      await theirs.put(config('t', first), later, metadata(1), {});
+      await mine.put(config('t', later.id), checkpointAt({ by: 'me' }), metadata(2), {});
+      store.reads.length = 0;
+      const seen = await all(mine.list(config('t')));
+      expect(seen).toHaveLength(3);
+      expect(store.reads).toHaveLength(1);
+    });
+  });
+
   it('catches up with events another process appended', async () => {
     const store = new MemoryEventStore();
     const mine = new EventCheckpointSaver(store);

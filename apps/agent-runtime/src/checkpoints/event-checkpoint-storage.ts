@@ -71,6 +71,14 @@ export class EventCheckpointStorage {
     this.appender = new StreamAppender(store);
   }
 
+  /**
+   * Runs `work` while the caller keeps every other writer off the thread's checkpoints (under the
+   * thread's lock): only its first read of them queries the log.
+   */
+  exclusively<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    return this.cache.exclusively(threadId, work);
+  }
+
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = threadIdOf(config);
     if (threadId === undefined) return undefined;

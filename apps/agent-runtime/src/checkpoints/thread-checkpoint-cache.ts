@@ -44,6 +44,11 @@ class CachedThread {
  */
 export class ThreadCheckpointCache {
   private readonly threads = new Map<string, CachedThread>();
+  /**
+   * Threads whose checkpoint stream nobody else writes for now, each with whether what is cached
+   * has been checked against the stream since: only the first read of such a thread queries it.
+   */
+  private readonly held = new Map<string, { checked: boolean }>();
   private readonly maxThreads: number;
   private readonly maxEvents: number;
   private readonly batchSize: number;
@@ -57,8 +62,35 @@ export class ThreadCheckpointCache {
     this.batchSize = Math.max(2, options.readBatchSize ?? 500);
   }
 
+  /**
+   * Runs `work` while the caller keeps every other writer off the thread's checkpoint stream (it
+   * holds the thread's lock): reads after the first then trust the cache, which folds this
+   * process's own appends.
+   */
+  async exclusively<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    const hold = { checked: false };
+    this.held.set(threadId, hold);
+    try {
+      return await work();
+    } finally {
+      if (this.held.get(threadId) === hold) this.held.delete(threadId);
+    }
+  }
+
   /** The thread's checkpoints, caught up with its stream. */
   async read(threadId: string): Promise<ThreadCheckpoints> {
+    const hold = this.held.get(threadId);
+    const kept = this.threads.get(threadId);
+    if (hold?.checked && kept) {
+      this.touch(threadId);
+      return kept.checkpoints;
+    }
+    const checkpoints = await this.catchUp(threadId);
+    if (hold) hold.checked = true;
+    return checkpoints;
+  }
+
+  private async catchUp(threadId: string): Promise<ThreadCheckpoints> {
     const stream = checkpointStreamOf(threadId);
     let cached = this.touch(threadId);
     let expected =
@@ -107,11 +139,18 @@ export class ThreadCheckpointCache {
     event: CheckpointEvent,
   ): void {
     const cached = this.threads.get(threadId);
-    if (cached?.lastPosition === streamPosition - 1) cached.fold(streamPosition, eventId, event);
+    if (cached?.lastPosition === streamPosition - 1) {
+      cached.fold(streamPosition, eventId, event);
+      return;
+    }
+    const hold = this.held.get(threadId);
+    if (hold) hold.checked = false;
   }
 
   forget(threadId: string): void {
     this.threads.delete(threadId);
+    const hold = this.held.get(threadId);
+    if (hold) hold.checked = false;
   }
 
   /** Cached threads, least recently used first (for tests and diagnostics). */

@@ -132,25 +132,28 @@ export class ThreadStateUpdates {
   ): Promise<StateUpdated> {
     const threadId = thread.thread_id;
     const graphId = this.graphOf(thread);
-    return this.queue.whileIdle(threadId, async () => {
-      const graph = (await this.application.graph(graphId, {
-        configurable: { thread_id: threadId },
-      })) as unknown as UpdatableGraph;
-      const next = await refusedAsBadRequest(() =>
-        apply(graph, { configurable: { thread_id: threadId, checkpoint_ns: '', ...from } }),
-      );
-      const checkpoint = (next.configurable ?? {}) as JsonObject;
-      const snapshot = (await graph.getState({
-        configurable: { thread_id: threadId },
-      })) as StateSnapshotLike;
-      await this.threads.recordStateUpdate(threadId, {
-        ...summarizeState(snapshot),
-        checkpoint_id: typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
-        as_node: asNode,
-        updated_at: now,
-      });
-      return { checkpoint };
-    });
+    return this.queue.whileIdle(threadId, () =>
+      this.application.holdingCheckpoints(graphId, threadId, async () => {
+        const graph = (await this.application.graph(graphId, {
+          configurable: { thread_id: threadId },
+        })) as unknown as UpdatableGraph;
+        const next = await refusedAsBadRequest(() =>
+          apply(graph, { configurable: { thread_id: threadId, checkpoint_ns: '', ...from } }),
+        );
+        const checkpoint = (next.configurable ?? {}) as JsonObject;
+        const snapshot = (await graph.getState({
+          configurable: { thread_id: threadId },
+        })) as StateSnapshotLike;
+        await this.threads.recordStateUpdate(threadId, {
+          ...summarizeState(snapshot),
+          checkpoint_id:
+            typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
+          as_node: asNode,
+          updated_at: now,
+        });
+        return { checkpoint };
+      }),
+    );
   }
 
   /** The graph a thread's state belongs to: `metadata.graph_id`, set by its first run. */
