@@ -11,10 +11,13 @@ jest.setTimeout(60_000);
  * runners read each append once, checkpoints moved by compare-and-set, a lone process stopped
  * notifying and claims said when the next run is due), with room for background work: the
  * counters are the process's, and fresh-clone CI runs of one commit measured from 45.2 to 51.9
- * transactions and 74.3 to 80.7 statements. A change that adds round trips to the run path fails here.
+ * transactions and 74.3 to 80.7 statements; 44.4 to 44.9 and 66.4 to 67.3 since the admission
+ * lock, thread commands and projection rows stopped reading what they hold, measured locally, so
+ * the statement budget keeps the same room above it. A change that adds round trips to the run
+ * path fails here.
  */
 const TRANSACTIONS_PER_RUN_BUDGET = 56;
-const STATEMENTS_PER_RUN_BUDGET = 90;
+const STATEMENTS_PER_RUN_BUDGET = 82;
 const RUNS = 12;
 
 describe('database work per run', () => {
