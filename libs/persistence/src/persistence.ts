@@ -13,6 +13,14 @@ import {
 
 export type AnyProjection = Projection<ObjectLiteral>;
 
+/**
+ * Read models are derived from the log, and each batch moves its projection's checkpoint in the
+ * same transaction: a batch lost in a crash is projected again from the durable log at the next
+ * start. So their commits do not wait for the WAL to reach the disk (the log's appends and the
+ * run queue, on other pools, still do).
+ */
+export const READ_MODEL_SESSION_OPTIONS = '-c synchronous_commit=off';
+
 export interface PersistenceOptions {
   /** An external PostgreSQL server; without it an embedded one runs in `dataDir`. */
   readonly databaseUrl: string | undefined;
@@ -62,7 +70,7 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
     const dataSource = new DataSource({
       type: 'postgres',
       url: database.url,
-      extra: { Client: CountedClient },
+      extra: { Client: CountedClient, options: READ_MODEL_SESSION_OPTIONS },
       entities: options.projections.map((projection) => projection.entity),
     });
     await dataSource.initialize();
