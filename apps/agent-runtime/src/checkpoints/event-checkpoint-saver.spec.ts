@@ -34,6 +34,8 @@ import { ThreadCheckpointCache } from './thread-checkpoint-cache.js';
 class MemoryEventStore extends EventStore {
   readonly streams = new Map<string, RecordedEvent[]>();
   readonly reads: { streamId: string; fromPosition: number; returned: number }[] = [];
+  /** The event types of each append, in order. */
+  readonly appends: string[][] = [];
   private readonly nextPositions = new Map<string, number>();
   private global = 0n;
 
@@ -42,6 +44,7 @@ class MemoryEventStore extends EventStore {
   }
 
   append(streamId: string, events: readonly EventToAppend[], _options?: AppendOptions) {
+    this.appends.push(events.map((event) => event.type));
     const stream = this.streams.get(streamId) ?? [];
     this.streams.set(streamId, stream);
     let position = this.nextPositions.get(streamId) ?? 0;
@@ -416,6 +419,38 @@ describe('ThreadCheckpointCache', () => {
 
     await fresh.getTuple(config('t'));
     expect(store.reads).toHaveLength(2);
+  });
+
+  it("appends a held thread's writes with its next checkpoint, and what is left when the hold ends", async () => {
+    const store = new MemoryEventStore();
+    const saver = new EventCheckpointSaver(store);
+    const [first] = await chain(saver, 't', 1);
+    store.appends.length = 0;
+
+    const next = checkpointAt({ by: 'me' });
+    await saver.storage.exclusively('t', async () => {
+      await saver.putWrites(config('t', first), [['x', 1]], 'task');
+      await saver.put(config('t', first), next, metadata(1), {});
+      await saver.putWrites(config('t', next.id), [['y', 2]], 'task');
+      expect(store.appends).toEqual([['CheckpointWritesSaved', 'CheckpointSaved']]);
+      const tuple = await saver.getTuple(config('t'));
+      expect(tuple?.pendingWrites).toEqual([['task', 'y', 2]]);
+      await saver.putWrites(config('t', next.id), [['z', 3]], 'other');
+    });
+
+    expect(store.appends).toEqual([
+      ['CheckpointWritesSaved', 'CheckpointSaved'],
+      ['CheckpointWritesSaved'],
+      ['CheckpointWritesSaved'],
+    ]);
+    const fresh = new EventCheckpointSaver(store);
+    expect((await fresh.getTuple(config('t')))?.pendingWrites).toEqual(
+      expect.arrayContaining([
+        ['task', 'y', 2],
+        ['other', 'z', 3],
+      ]),
+    );
+    expect((await fresh.getTuple(config('t')))?.pendingWrites).toHaveLength(2);
   });
 
   it('reads a held thread again when it did not see every append', async () => {

@@ -61,6 +61,8 @@ export type EventCheckpointStorageOptions = ThreadCheckpointCacheOptions;
 export class EventCheckpointStorage {
   private readonly cache: ThreadCheckpointCache;
   private readonly appender: StreamAppender;
+  /** Writes to held threads, kept back to go with the next checkpoint in one append. */
+  private readonly heldWrites = new Map<string, CheckpointEvent[]>();
 
   constructor(
     private readonly store: EventStore,
@@ -76,7 +78,16 @@ export class EventCheckpointStorage {
    * thread's lock): only its first read of them queries the log.
    */
   exclusively<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    return this.cache.exclusively(threadId, work);
+    return this.cache.exclusively(threadId, async () => {
+      this.heldWrites.set(threadId, []);
+      try {
+        const result = await work();
+        await this.appendHeldWrites(threadId);
+        return result;
+      } finally {
+        this.heldWrites.delete(threadId);
+      }
+    });
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -84,7 +95,7 @@ export class EventCheckpointStorage {
     if (threadId === undefined) return undefined;
     const ns = configString(config, 'checkpoint_ns') ?? '';
     const checkpointId = checkpointIdOf(config);
-    const thread = await this.cache.read(threadId);
+    const thread = await this.read(threadId);
     const record = checkpointId ? thread.checkpoint(ns, checkpointId) : thread.latest(ns);
     if (!record) return undefined;
     return this.toTuple(threadId, thread, record, checkpointId ? config : undefined);
@@ -100,7 +111,7 @@ export class EventCheckpointStorage {
         'Failed to list checkpoints. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property: checkpoints are stored per thread, so listing every thread is not supported.',
       );
     }
-    const thread = await this.cache.read(threadId);
+    const thread = await this.read(threadId);
     const records = thread.find({
       ns: configString(config, 'checkpoint_ns'),
       id: checkpointIdOf(config) || undefined,
@@ -144,7 +155,8 @@ export class EventCheckpointStorage {
       checkpoint: storedCheckpoint,
       metadata: storedMetadata,
     };
-    await this.append(threadId, { type: CHECKPOINT_SAVED, data });
+    const held = this.heldWrites.get(threadId)?.splice(0) ?? [];
+    await this.append(threadId, [...held, { type: CHECKPOINT_SAVED, data }]);
     return {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
@@ -183,7 +195,11 @@ export class EventCheckpointStorage {
         })),
       ),
     };
-    await this.append(threadId, { type: CHECKPOINT_WRITES_SAVED, data });
+    const event: CheckpointEvent = { type: CHECKPOINT_WRITES_SAVED, data };
+    // A held thread's writes wait for its next checkpoint (or the end of the hold): one commit.
+    const held = this.heldWrites.get(threadId);
+    if (held) held.push(event);
+    else await this.append(threadId, [event]);
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -209,7 +225,7 @@ export class EventCheckpointStorage {
     const threadId = threadIdOf(config);
     if (threadId !== undefined) {
       const ns = configString(config, 'checkpoint_ns') ?? '';
-      const thread = await this.cache.read(threadId);
+      const thread = await this.read(threadId);
       const targetId = checkpointIdOf(config) || thread.latest(ns)?.id;
       const serde = this.hooks.serde();
       const remaining = new Set(channels);
@@ -242,10 +258,30 @@ export class EventCheckpointStorage {
     return result;
   }
 
-  private async append(threadId: string, event: CheckpointEvent): Promise<void> {
-    const toAppend: EventToAppend = { eventId: uuidv7(), type: event.type, data: event.data };
-    const position = await this.appender.append(checkpointStreamOf(threadId), toAppend);
-    this.cache.recordAppended(threadId, position, toAppend.eventId, event);
+  private async read(threadId: string): Promise<ThreadCheckpoints> {
+    await this.appendHeldWrites(threadId);
+    return this.cache.read(threadId);
+  }
+
+  private async appendHeldWrites(threadId: string): Promise<void> {
+    const held = this.heldWrites.get(threadId)?.splice(0) ?? [];
+    if (held.length > 0) await this.append(threadId, held);
+  }
+
+  private async append(threadId: string, events: readonly CheckpointEvent[]): Promise<void> {
+    const toAppend: EventToAppend[] = events.map((event) => ({
+      eventId: uuidv7(),
+      type: event.type,
+      data: event.data,
+    }));
+    const last = await this.appender.append(checkpointStreamOf(threadId), toAppend);
+    events.forEach((event, index) => {
+      const appended = toAppend[index];
+      if (appended) {
+        const position = last - events.length + 1 + index;
+        this.cache.recordAppended(threadId, position, appended.eventId, event);
+      }
+    });
   }
 
   private async toTuple(
