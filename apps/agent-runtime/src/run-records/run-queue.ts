@@ -155,22 +155,30 @@ export class RunQueue {
    * done; a busy thread is a conflict.
    */
   async whileIdle<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    return this.underThreadLock(threadId, async (_client, inflight) => {
-      if (inflight.length > 0) {
-        throw conflict(
-          `Thread ${threadId} is busy with run ${inflight.join(', ')}: wait for it to finish`,
-        );
-      }
-      return work();
-    });
+    return this.underThreadLock(
+      threadId,
+      async (_client, inflight) => {
+        if (inflight.length > 0) {
+          throw conflict(
+            `Thread ${threadId} is busy with run ${inflight.join(', ')}: wait for it to finish`,
+          );
+        }
+        return work();
+      },
+      // It wrote nothing that must be durable first (only the rows of finished runs go): the
+      // lock is released as the commit lands, and the answer does not wait for it.
+      'in the background',
+    );
   }
 
   /** A transaction holding the thread's admission lock, given the runs still in flight on it. */
   private async underThreadLock<T>(
     threadId: string,
     work: (client: pg.PoolClient, inflight: readonly string[]) => Promise<T>,
+    commit: 'awaited' | 'in the background' = 'awaited',
   ): Promise<T> {
     const client = await this.pool.connect();
+    let released = false;
     try {
       // One round trip: the simple protocol runs the three in order, each with a fresh snapshot,
       // so the queue is read after the lock is held.
@@ -184,13 +192,25 @@ export class RunQueue {
         queued.rows.map((row) => row.run_id),
       );
       const result = await work(client, inflight);
-      await client.query('commit');
+      if (commit === 'awaited') {
+        await client.query('commit');
+      } else {
+        released = true;
+        client.query('commit').then(
+          () => {
+            client.release();
+          },
+          (error: unknown) => {
+            client.release(error instanceof Error ? error : true);
+          },
+        );
+      }
       return result;
     } catch (error) {
       await client.query('rollback');
       throw error;
     } finally {
-      client.release();
+      if (!released) client.release();
     }
   }
 

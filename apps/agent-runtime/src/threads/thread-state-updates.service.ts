@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventStore, uuidv7, type JsonObject, type JsonValue } from '#libs/event-store';
-import { DomainError } from '#libs/domain';
+import { DomainError, notFound } from '#libs/domain';
+import { isUuid } from '../common/uuid5.js';
 import { Application } from '../application/application.js';
 import {
   CHECKPOINT_METADATA_PATCHED,
@@ -68,12 +69,16 @@ export class ThreadStateUpdates {
 
   /** `POST /threads/{id}/state`. */
   async update(threadId: string, update: StateUpdate, now: string): Promise<StateUpdated> {
-    const thread = await this.threads.rowForWrite(threadId);
+    if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
+    // Read while the thread's lock is taken (two round trips at once), and awaited under it; a
+    // busy thread's 409 may come first, so its failure is handled here as well.
+    const thread = this.threads.rowForWrite(threadId);
+    thread.catch(() => undefined);
     const from = {
       ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
       ...(update.checkpoint ?? {}),
     };
-    return this.write(thread, from, update.asNode ?? null, now, (graph, config) =>
+    return this.write(threadId, thread, from, update.asNode ?? null, now, (graph, config) =>
       graph.updateState(config, update.values ?? null, update.asNode),
     );
   }
@@ -110,7 +115,7 @@ export class ThreadStateUpdates {
     const graphId = this.graphOf(thread);
     const createCommand = await this.application.createCommand(graphId);
     const lastNode = supersteps.at(-1)?.updates.at(-1)?.as_node ?? null;
-    return this.write(thread, {}, lastNode, now, (graph, config) =>
+    return this.write(thread.thread_id, thread, {}, lastNode, now, (graph, config) =>
       graph.bulkUpdateState(
         config,
         supersteps.map((superstep) => ({
@@ -124,16 +129,16 @@ export class ThreadStateUpdates {
   }
 
   private async write(
-    thread: ThreadRow,
+    threadId: string,
+    thread: ThreadRow | Promise<ThreadRow>,
     from: JsonObject,
     asNode: string | null,
     now: string,
     apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>,
   ): Promise<StateUpdated> {
-    const threadId = thread.thread_id;
-    const graphId = this.graphOf(thread);
-    return this.queue.whileIdle(threadId, () =>
-      this.application.holdingCheckpoints(graphId, threadId, async () => {
+    return this.queue.whileIdle(threadId, async () => {
+      const graphId = this.graphOf(await thread);
+      return this.application.holdingCheckpoints(graphId, threadId, async () => {
         const graph = (await this.application.graph(graphId, {
           configurable: { thread_id: threadId },
         })) as unknown as UpdatableGraph;
@@ -152,8 +157,8 @@ export class ThreadStateUpdates {
           updated_at: now,
         });
         return { checkpoint };
-      }),
-    );
+      });
+    });
   }
 
   /** The graph a thread's state belongs to: `metadata.graph_id`, set by its first run. */
