@@ -50,6 +50,14 @@ export class FoldedStreamCache<State> {
     return this.fold(streamId, { state: this.initialState, position: -1, eventId: '' }, all);
   }
 
+  /**
+   * A stream about to begin under an id no one else can know yet (one this process just made):
+   * kept as empty, so that an optimistic first command appends without reading.
+   */
+  begin(streamId: string): void {
+    this.keep(streamId, { state: this.initialState, position: -1, eventId: '' });
+  }
+
   /** What a writer that just appended knows: the state its events lead to, and the last one. */
   remember(streamId: string, state: State, position: number, eventId: string): void {
     this.keep(streamId, { state, position, eventId });

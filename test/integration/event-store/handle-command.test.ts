@@ -84,12 +84,15 @@ describe('handleCommand on the PostgreSQL event store', () => {
   describe('with a fold cache', () => {
     /** The store, counting the events each read of `stream` returns. */
     const counting = (stream: string) => {
-      const read = { events: 0 };
+      const read = { events: 0, queries: 0 };
       const readStream = store.readStream.bind(store);
       const spy = Object.create(store) as PostgresEventStore;
       spy.readStream = async (id: string, options?: ReadStreamOptions) => {
         const events = await readStream(id, options);
-        if (id === stream) read.events += events.length;
+        if (id === stream) {
+          read.events += events.length;
+          read.queries += 1;
+        }
         return events;
       };
       return { spy, read };
@@ -148,6 +151,31 @@ describe('handleCommand on the PostgreSQL event store', () => {
       expect((await store.readStream(stream)).map((event) => event.data.writer)).toEqual([
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 99, 100,
       ]);
+    });
+
+    it('begins a stream it was told is new without reading, and reads once it was there after all', async () => {
+      const fresh = `begun-${randomUUID()}`;
+      const { spy, read } = counting(fresh);
+      const cache = foldCacheOf(counter, 10, true);
+      cache.begin(fresh);
+      await handleCommand(spy, fresh, counter, { add: 1, writer: 0 }, undefined, cache);
+      expect(read.queries).toBe(0);
+
+      const taken = `begun-${randomUUID()}`;
+      const other = counting(taken);
+      await handleCommand(store, taken, counter, { add: 5, writer: 99 });
+      cache.begin(taken);
+      const outcome = await handleCommand(
+        other.spy,
+        taken,
+        counter,
+        { add: 1, writer: 1 },
+        undefined,
+        cache,
+      );
+      expect(outcome.state.total).toBe(6);
+      expect(other.read.queries).toBeGreaterThan(0);
+      expect((await store.readStream(taken)).map((event) => event.data.writer)).toEqual([99, 1]);
     });
 
     it('folds again from the start a stream that was deleted and begun again', async () => {

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { uuidv7 } from '#libs/event-store';
 import type { Thread } from './thread.resource.js';
 import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ttlOf, type CreateThreadDto } from './threads.dto.js';
@@ -14,7 +13,7 @@ export class ThreadCreation {
   ) {}
 
   async create(body: CreateThreadDto, now: string): Promise<Thread> {
-    const threadId = body.thread_id ?? uuidv7();
+    const threadId = body.thread_id ?? this.threads.newThreadId();
     const metadata = {
       ...(body.metadata ?? {}),
       ...(body.graph_id === undefined ? {} : { graph_id: body.graph_id }),

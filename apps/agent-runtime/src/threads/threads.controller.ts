@@ -12,7 +12,7 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { uuidv7, type JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/event-store';
 import { ThreadStateService } from './thread-state.service.js';
 import {
   CreateThreadDto,
@@ -80,7 +80,7 @@ export class ThreadsController {
   @Post(':threadId/copy')
   @HttpCode(200)
   copy(@Param('threadId', IdPipe) threadId: string): Promise<Thread> {
-    return this.threads.copy(threadId, uuidv7(), now());
+    return this.threads.copy(threadId, now());
   }
 
   @Returns('Thread')

@@ -1,7 +1,7 @@
 import { OwnedResources } from '../common/owned-resources.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
+import { EventStore, foldCacheOf, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { DomainError, notFound } from '#libs/domain';
 import { selectFields } from '../common/select-fields.js';
@@ -118,8 +118,16 @@ export class ThreadsService {
     await this.execute(threadId, { kind: 'record_state_update', update });
   }
 
+  /** An id for a new thread: its stream is known to be empty, so its creation reads nothing. */
+  newThreadId(): string {
+    const threadId = uuidv7();
+    this.folds.begin(threadStream(threadId));
+    return threadId;
+  }
+
   /** A new thread with the source's metadata, state and whole checkpoint history, on streams of its own. */
-  async copy(sourceId: string, threadId: string, now: string): Promise<Thread> {
+  async copy(sourceId: string, now: string): Promise<Thread> {
+    const threadId = this.newThreadId();
     const source = await this.row(sourceId);
     await this.store.copyStream(checkpointStreamOf(sourceId), checkpointStreamOf(threadId));
     const metadata = { ...source.metadata, thread_id: threadId };
