@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import type { EventStore } from '#libs/event-store';
 import {
   createEventCheckpointSaver,
+  type CheckpointHold,
   type CheckpointLibrary,
   type EventCheckpointSaver,
 } from '../checkpoints/index.js';
@@ -241,12 +242,13 @@ export class Application extends GraphCatalog {
 
   /**
    * Runs `work` on the thread's checkpoints while the caller keeps every other writer off them
-   * (it holds the thread's lock): only the first read of them queries the log.
+   * (it holds the thread's lock): only the first read of them queries the log, and what the graph
+   * writes is appended in one commit, with the caller's own append if it asks (`appendWith`).
    */
   async holdingCheckpoints<T>(
     graphId: string,
     threadId: string,
-    work: () => Promise<T>,
+    work: (hold: CheckpointHold) => Promise<T>,
   ): Promise<T> {
     const saver = await this.saverFor(graphId);
     return saver.storage.exclusively(threadId, work);

@@ -10,6 +10,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import {
   EventStore,
+  WrongExpectedPositionError,
   type AppendOptions,
   type AppendResult,
   type EventToAppend,
@@ -43,11 +44,19 @@ class MemoryEventStore extends EventStore {
     super();
   }
 
-  append(streamId: string, events: readonly EventToAppend[], _options?: AppendOptions) {
+  append(streamId: string, events: readonly EventToAppend[], options?: AppendOptions) {
+    let position = this.nextPositions.get(streamId) ?? 0;
+    const expected = options?.expectedPosition ?? 'any';
+    const last = this.streams.has(streamId) ? position - 1 : -1;
+    if (
+      (typeof expected === 'number' && expected !== last) ||
+      (expected === 'no_stream' && last !== -1)
+    ) {
+      return Promise.reject(new WrongExpectedPositionError(streamId, expected, last));
+    }
     this.appends.push(events.map((event) => event.type));
     const stream = this.streams.get(streamId) ?? [];
     this.streams.set(streamId, stream);
-    let position = this.nextPositions.get(streamId) ?? 0;
     for (const event of events) {
       this.global += 1n;
       stream.push({
@@ -402,73 +411,72 @@ describe('ThreadCheckpointCache', () => {
     expect(store.reads).toEqual([{ streamId: 'checkpoints-t', fromPosition: 4, returned: 1 }]);
   });
 
-  it('queries a held thread once, then trusts its own appends until the hold ends', async () => {
+  it('queries a held thread once, and appends what it wrote in one commit when the hold ends', async () => {
     const store = new MemoryEventStore();
     const saver = new EventCheckpointSaver(store);
-    await chain(saver, 't', 2);
+    const [first] = await chain(saver, 't', 1);
     const fresh = new EventCheckpointSaver(store);
-
     store.reads.length = 0;
-    await fresh.storage.exclusively('t', async () => {
-      const latest = (await fresh.getTuple(config('t')))?.checkpoint.id;
-      const next = checkpointAt({ by: 'me' });
-      await fresh.put(config('t', latest), next, metadata(2), {});
-      expect((await fresh.getTuple(config('t')))?.checkpoint.id).toBe(next.id);
-    });
-    expect(store.reads).toHaveLength(1);
+    store.appends.length = 0;
 
-    await fresh.getTuple(config('t'));
-    expect(store.reads).toHaveLength(2);
+    const next = checkpointAt({ by: 'me' });
+    await fresh.storage.exclusively('t', async () => {
+      expect((await fresh.getTuple(config('t')))?.checkpoint.id).toBe(first);
+      await fresh.putWrites(config('t', first), [['x', 1]], 'task');
+      await fresh.put(config('t', first), next, metadata(1), {});
+      await fresh.putWrites(config('t', next.id), [['y', 2]], 'task');
+      const latest = await fresh.getTuple(config('t'));
+      expect(latest?.checkpoint.id).toBe(next.id);
+      expect(latest?.pendingWrites).toEqual([['task', 'y', 2]]);
+      expect(store.appends).toEqual([]);
+    });
+
+    expect(store.reads).toHaveLength(1);
+    expect(store.appends).toEqual([
+      ['CheckpointWritesSaved', 'CheckpointSaved', 'CheckpointWritesSaved'],
+    ]);
+    const other = new EventCheckpointSaver(store);
+    expect((await other.getTuple(config('t')))?.pendingWrites).toEqual([['task', 'y', 2]]);
+    expect(idsOf(await all(other.list(config('t'))))).toEqual([next.id, first]);
   });
 
-  it("appends a held thread's writes with its next checkpoint, and what is left when the hold ends", async () => {
+  it("appends what a hold kept back together with the caller's own append", async () => {
     const store = new MemoryEventStore();
     const saver = new EventCheckpointSaver(store);
     const [first] = await chain(saver, 't', 1);
     store.appends.length = 0;
 
-    const next = checkpointAt({ by: 'me' });
-    await saver.storage.exclusively('t', async () => {
-      await saver.putWrites(config('t', first), [['x', 1]], 'task');
-      await saver.put(config('t', first), next, metadata(1), {});
-      await saver.putWrites(config('t', next.id), [['y', 2]], 'task');
-      expect(store.appends).toEqual([['CheckpointWritesSaved', 'CheckpointSaved']]);
-      const tuple = await saver.getTuple(config('t'));
-      expect(tuple?.pendingWrites).toEqual([['task', 'y', 2]]);
-      await saver.putWrites(config('t', next.id), [['z', 3]], 'other');
+    const recorded = await saver.storage.exclusively('t', async (hold) => {
+      await saver.getTuple(config('t'));
+      await saver.put(config('t', first), checkpointAt(), metadata(1), {});
+      return hold.appendWith(async () => {
+        await store.append('thread-t', [
+          { eventId: uuid6(-1), type: 'ThreadStateUpdated', data: {} },
+        ]);
+        return 'recorded';
+      });
     });
 
-    expect(store.appends).toEqual([
-      ['CheckpointWritesSaved', 'CheckpointSaved'],
-      ['CheckpointWritesSaved'],
-      ['CheckpointWritesSaved'],
-    ]);
-    const fresh = new EventCheckpointSaver(store);
-    expect((await fresh.getTuple(config('t')))?.pendingWrites).toEqual(
-      expect.arrayContaining([
-        ['task', 'y', 2],
-        ['other', 'z', 3],
-      ]),
-    );
-    expect((await fresh.getTuple(config('t')))?.pendingWrites).toHaveLength(2);
+    expect(recorded).toBe('recorded');
+    expect(store.appends).toEqual([['CheckpointSaved'], ['ThreadStateUpdated']]);
   });
 
-  it('reads a held thread again when it did not see every append', async () => {
+  it('fails the hold, and reads the stream again, when another writer appended after all', async () => {
     const store = new MemoryEventStore();
     const mine = new EventCheckpointSaver(store);
     const theirs = new EventCheckpointSaver(store);
     const [first] = await chain(mine, 't', 1);
+    const later = checkpointAt({ by: 'them' });
 
-    await mine.storage.exclusively('t', async () => {
-      await mine.getTuple(config('t'));
-      const later = checkpointAt({ by: 'them' });
-      await theirs.put(config('t', first), later, metadata(1), {});
-      await mine.put(config('t', later.id), checkpointAt({ by: 'me' }), metadata(2), {});
-      store.reads.length = 0;
-      const seen = await all(mine.list(config('t')));
-      expect(seen).toHaveLength(3);
-      expect(store.reads).toHaveLength(1);
-    });
+    await expect(
+      mine.storage.exclusively('t', async () => {
+        await mine.getTuple(config('t'));
+        await theirs.put(config('t', first), later, metadata(1), {});
+        await mine.put(config('t', first), checkpointAt({ by: 'me' }), metadata(1), {});
+      }),
+    ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+
+    expect(idsOf(await all(mine.list(config('t'))))).toEqual([later.id, first]);
   });
 
   it('catches up with events another process appended', async () => {

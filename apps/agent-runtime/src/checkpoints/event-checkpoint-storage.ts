@@ -9,6 +9,7 @@ import type {
   PendingWrite,
   ReadonlyCheckpoint,
 } from '@langchain/langgraph-checkpoint';
+import { CheckpointHolds, type CheckpointHold } from './checkpoint-holds.js';
 import { StreamAppender } from './stream-appender.js';
 import { uuidv7, type EventStore, type EventToAppend } from '#libs/event-store';
 import {
@@ -61,8 +62,7 @@ export type EventCheckpointStorageOptions = ThreadCheckpointCacheOptions;
 export class EventCheckpointStorage {
   private readonly cache: ThreadCheckpointCache;
   private readonly appender: StreamAppender;
-  /** Writes to held threads, kept back to go with the next checkpoint in one append. */
-  private readonly heldWrites = new Map<string, CheckpointEvent[]>();
+  private readonly holds: CheckpointHolds;
 
   constructor(
     private readonly store: EventStore,
@@ -71,23 +71,16 @@ export class EventCheckpointStorage {
   ) {
     this.cache = new ThreadCheckpointCache(store, options);
     this.appender = new StreamAppender(store);
+    this.holds = new CheckpointHolds(store, this.cache);
   }
 
   /**
    * Runs `work` while the caller keeps every other writer off the thread's checkpoints (under the
-   * thread's lock): only its first read of them queries the log.
+   * thread's lock): only its first read of them queries the log, and what it writes is kept back
+   * and appended in one commit (see `CheckpointHolds`).
    */
-  exclusively<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    return this.cache.exclusively(threadId, async () => {
-      this.heldWrites.set(threadId, []);
-      try {
-        const result = await work();
-        await this.appendHeldWrites(threadId);
-        return result;
-      } finally {
-        this.heldWrites.delete(threadId);
-      }
-    });
+  exclusively<T>(threadId: string, work: (hold: CheckpointHold) => Promise<T>): Promise<T> {
+    return this.holds.run(threadId, work);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -95,7 +88,7 @@ export class EventCheckpointStorage {
     if (threadId === undefined) return undefined;
     const ns = configString(config, 'checkpoint_ns') ?? '';
     const checkpointId = checkpointIdOf(config);
-    const thread = await this.read(threadId);
+    const thread = await this.cache.read(threadId);
     const record = checkpointId ? thread.checkpoint(ns, checkpointId) : thread.latest(ns);
     if (!record) return undefined;
     return this.toTuple(threadId, thread, record, checkpointId ? config : undefined);
@@ -111,7 +104,7 @@ export class EventCheckpointStorage {
         'Failed to list checkpoints. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property: checkpoints are stored per thread, so listing every thread is not supported.',
       );
     }
-    const thread = await this.read(threadId);
+    const thread = await this.cache.read(threadId);
     const records = thread.find({
       ns: configString(config, 'checkpoint_ns'),
       id: checkpointIdOf(config) || undefined,
@@ -155,8 +148,7 @@ export class EventCheckpointStorage {
       checkpoint: storedCheckpoint,
       metadata: storedMetadata,
     };
-    const held = this.heldWrites.get(threadId)?.splice(0) ?? [];
-    await this.append(threadId, [...held, { type: CHECKPOINT_SAVED, data }]);
+    await this.save(threadId, { type: CHECKPOINT_SAVED, data });
     return {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
@@ -195,11 +187,7 @@ export class EventCheckpointStorage {
         })),
       ),
     };
-    const event: CheckpointEvent = { type: CHECKPOINT_WRITES_SAVED, data };
-    // A held thread's writes wait for its next checkpoint (or the end of the hold): one commit.
-    const held = this.heldWrites.get(threadId);
-    if (held) held.push(event);
-    else await this.append(threadId, [event]);
+    await this.save(threadId, { type: CHECKPOINT_WRITES_SAVED, data });
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -225,7 +213,7 @@ export class EventCheckpointStorage {
     const threadId = threadIdOf(config);
     if (threadId !== undefined) {
       const ns = configString(config, 'checkpoint_ns') ?? '';
-      const thread = await this.read(threadId);
+      const thread = await this.cache.read(threadId);
       const targetId = checkpointIdOf(config) || thread.latest(ns)?.id;
       const serde = this.hooks.serde();
       const remaining = new Set(channels);
@@ -258,14 +246,11 @@ export class EventCheckpointStorage {
     return result;
   }
 
-  private async read(threadId: string): Promise<ThreadCheckpoints> {
-    await this.appendHeldWrites(threadId);
-    return this.cache.read(threadId);
-  }
-
-  private async appendHeldWrites(threadId: string): Promise<void> {
-    const held = this.heldWrites.get(threadId)?.splice(0) ?? [];
-    if (held.length > 0) await this.append(threadId, held);
+  /** Kept back while the thread is held; otherwise appended, after anything the hold kept. */
+  private async save(threadId: string, event: CheckpointEvent): Promise<void> {
+    if (this.holds.keep(threadId, event)) return;
+    await this.holds.flush(threadId);
+    await this.append(threadId, [event]);
   }
 
   private async append(threadId: string, events: readonly CheckpointEvent[]): Promise<void> {

@@ -49,3 +49,4 @@ export {
   type CheckpointRecord,
   type WriteRecord,
 } from './thread-checkpoints.js';
+export type { CheckpointHold } from './checkpoint-holds.js';

@@ -147,6 +147,19 @@ export class ThreadCheckpointCache {
     if (hold) hold.checked = false;
   }
 
+  /**
+   * Folds an event not appended yet at the position it will take: only for a held thread whose
+   * cache was checked against the stream, where nobody else appends. Undefined when the position
+   * cannot be known.
+   */
+  foldAhead(threadId: string, eventId: string, event: CheckpointEvent): number | undefined {
+    const cached = this.threads.get(threadId);
+    if (!this.held.get(threadId)?.checked || !cached) return undefined;
+    const position = cached.lastPosition + 1;
+    cached.fold(position, eventId, event);
+    return position;
+  }
+
   forget(threadId: string): void {
     this.threads.delete(threadId);
     const hold = this.held.get(threadId);
@@ -170,7 +183,7 @@ export class ThreadCheckpointCache {
     for (const cached of this.threads.values()) events += cached.eventCount;
     for (const [threadId, cached] of this.threads) {
       if (this.threads.size <= this.maxThreads && events <= this.maxEvents) return;
-      if (threadId === keep) continue;
+      if (threadId === keep || this.held.has(threadId)) continue;
       this.threads.delete(threadId);
       events -= cached.eventCount;
     }

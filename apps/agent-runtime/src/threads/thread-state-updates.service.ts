@@ -138,7 +138,7 @@ export class ThreadStateUpdates {
   ): Promise<StateUpdated> {
     return this.queue.whileIdle(threadId, async () => {
       const graphId = this.graphOf(await thread);
-      return this.application.holdingCheckpoints(graphId, threadId, async () => {
+      return this.application.holdingCheckpoints(graphId, threadId, async (checkpoints) => {
         const graph = (await this.application.graph(graphId, {
           configurable: { thread_id: threadId },
         })) as unknown as UpdatableGraph;
@@ -149,13 +149,16 @@ export class ThreadStateUpdates {
         const snapshot = (await graph.getState({
           configurable: { thread_id: threadId },
         })) as StateSnapshotLike;
-        await this.threads.recordStateUpdate(threadId, {
-          ...summarizeState(snapshot),
-          checkpoint_id:
-            typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
-          as_node: asNode,
-          updated_at: now,
-        });
+        // The new checkpoint and the state it leads to reach the log in one commit.
+        await checkpoints.appendWith(() =>
+          this.threads.recordStateUpdate(threadId, {
+            ...summarizeState(snapshot),
+            checkpoint_id:
+              typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
+            as_node: asNode,
+            updated_at: now,
+          }),
+        );
         return { checkpoint };
       });
     });
