@@ -1,6 +1,12 @@
 import { domainEventOf, type Decider, type DomainEvent } from '#libs/domain';
 import { WrongExpectedPositionError } from './event-store.errors.js';
-import type { AppendResult, EventStore, JsonObject } from './event-store.port.js';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  JsonObject,
+} from './event-store.port.js';
 import { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';
 import { uuidv7 } from './uuid-v7.js';
 
@@ -11,6 +17,13 @@ export interface CommandOutcome<State, Event> {
   /** Undefined when the decision produced no event. */
   readonly appended: AppendResult | undefined;
 }
+
+/** Appends a command's events to its stream, at the position the command was decided on. */
+export type Appender = (
+  streamId: string,
+  events: readonly EventToAppend[],
+  options: AppendOptions,
+) => Promise<AppendResult>;
 
 const MAX_ATTEMPTS = 16;
 
@@ -69,6 +82,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   /** Stored with every event the command appends (who caused it, for an audit trail). */
   metadata?: JsonObject,
   cache?: FoldedStreamCache<State>,
+  /** How the decided events are appended: `store.append` unless the command writes more with them. */
+  append: Appender = (stream, events, options) => store.append(stream, events, options),
 ): Promise<CommandOutcome<State, Event>> {
   // Without a kept cache, one for this command: a retry then reads only what the winner wrote.
   const folds = cache ?? foldCacheOf(decider, 1);
@@ -85,7 +100,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       metadata,
     }));
     try {
-      const appended = await store.append(streamId, toAppend, {
+      const appended = await append(streamId, toAppend, {
         expectedPosition: position >= 0 ? position : 'no_stream',
       });
       const lastId = toAppend.at(-1)?.eventId;

@@ -123,6 +123,22 @@ export abstract class EventStore {
     );
   }
 
+  /**
+   * `copyStream(source, target)`, then `append(streamId, events, options)`: the event that says
+   * what the copy is for. Adapters that can do both in one transaction do, so that neither lands
+   * without the other; the others copy first.
+   */
+  async copyStreamAndAppend(
+    source: string,
+    target: string,
+    streamId: string,
+    events: readonly EventToAppend[],
+    options?: AppendOptions,
+  ): Promise<AppendResult> {
+    await this.copyStream(source, target);
+    return this.append(streamId, events, options);
+  }
+
   /** Removes the stream and its events; reading it afterwards finds nothing. */
   abstract deleteStream(streamId: string): Promise<void>;
 

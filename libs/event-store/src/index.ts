@@ -20,6 +20,12 @@ export {
   type EventStoreConnection,
 } from './event-store.factory.js';
 export { uuidv7 } from './uuid-v7.js';
-export { foldCacheOf, foldStream, handleCommand, type CommandOutcome } from './decider.js';
+export {
+  foldCacheOf,
+  foldStream,
+  handleCommand,
+  type Appender,
+  type CommandOutcome,
+} from './decider.js';
 export type { Decider, DomainEvent } from '#libs/domain';
 export { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';

@@ -41,7 +41,7 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('refuses an event id stored before by another append', async () => {
@@ -54,6 +54,33 @@ describe('PostgreSQL event store', () => {
     );
     await expect(store.append(otherStream, [reused])).rejects.toBeInstanceOf(DuplicateEventIdError);
     expect(await store.readStream(otherStream)).toEqual([]);
+  });
+
+  it('undoes the copy when the append beside it is refused, in one transaction', async () => {
+    const source = `copy-src-${randomUUID()}`;
+    const target = `copy-dst-${randomUUID()}`;
+    const record = `copy-record-${randomUUID()}`;
+    await store.append(source, events(3));
+    await store.append(record, events(1));
+
+    await expect(
+      store.copyStreamAndAppend(source, target, record, events(1), {
+        expectedPosition: 'no_stream',
+      }),
+    ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+    const reused = (await store.readStream(source))[0];
+    await expect(
+      store.copyStreamAndAppend(source, target, `copy-other-${randomUUID()}`, [
+        { ...anEvent('Again'), eventId: reused?.eventId ?? '' },
+      ]),
+    ).rejects.toBeInstanceOf(DuplicateEventIdError);
+
+    expect(await store.readStream(target)).toEqual([]);
+    const copied = await store.copyStreamAndAppend(source, target, record, events(1), {
+      expectedPosition: 0,
+    });
+    expect(copied.streamPosition).toBe(1);
+    expect(await store.readStream(target)).toHaveLength(3);
   });
 
   it('commits appends asked at once in one transaction, each with its own outcome', async () => {

@@ -1,7 +1,14 @@
 import { OwnedResources } from '../common/owned-resources.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, foldCacheOf, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
+import {
+  EventStore,
+  foldCacheOf,
+  handleCommand,
+  uuidv7,
+  type Appender,
+  type JsonObject,
+} from '#libs/event-store';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { DomainError, notFound } from '#libs/domain';
 import { selectFields } from '../common/select-fields.js';
@@ -14,7 +21,11 @@ import {
   type ThreadTtl,
 } from './thread.decider.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
-import { threadStream, type ThreadStateUpdatedData } from './thread.events.js';
+import {
+  threadStream,
+  type ThreadCopiedData,
+  type ThreadStateUpdatedData,
+} from './thread.events.js';
 import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
@@ -129,21 +140,27 @@ export class ThreadsService {
   async copy(sourceId: string, now: string): Promise<Thread> {
     const threadId = this.newThreadId();
     const source = await this.row(sourceId);
-    await this.store.copyStream(checkpointStreamOf(sourceId), checkpointStreamOf(threadId));
     const metadata = { ...source.metadata, thread_id: threadId };
     const status = source.status === 'busy' ? 'idle' : source.status;
-    await this.execute(threadId, {
-      kind: 'copy',
-      copy: {
-        thread_id: threadId,
-        copied_from: sourceId,
-        metadata,
-        values: source.values,
-        interrupts: source.interrupts,
-        status,
-        created_at: now,
-      },
-    });
+    const copy: ThreadCopiedData = {
+      thread_id: threadId,
+      copied_from: sourceId,
+      metadata,
+      values: source.values,
+      interrupts: source.interrupts,
+      status,
+      created_at: now,
+    };
+    // The history and the event that makes it a thread land in one transaction, or neither.
+    await this.execute(threadId, { kind: 'copy', copy }, (stream, events, options) =>
+      this.store.copyStreamAndAppend(
+        checkpointStreamOf(sourceId),
+        checkpointStreamOf(threadId),
+        stream,
+        events,
+        options,
+      ),
+    );
     return threadResource({
       ...source,
       thread_id: threadId,
@@ -252,6 +269,7 @@ export class ThreadsService {
   private async execute(
     threadId: string,
     command: ThreadCommand,
+    append?: Appender,
   ): Promise<{ state: ThreadState; events: unknown[] }> {
     if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
     return handleCommand(
@@ -261,6 +279,7 @@ export class ThreadsService {
       command,
       undefined,
       this.folds,
+      append,
     );
   }
 }

@@ -50,6 +50,12 @@ interface AppendRow {
   error_message?: string | null;
 }
 
+interface CopyAndAppendRow extends AppendRow {
+  copy_outcome: 'appended' | 'empty' | 'wrong_expected_position' | 'rolled_back';
+  copy_position: string;
+  copy_global_position?: string | null;
+}
+
 /** Appends in one group: past this, the next group takes the rest. */
 const MAX_GROUP = 32;
 
@@ -126,6 +132,17 @@ export class PostgresEventStore extends EventStore {
       expected: encodeExpected(expected),
       events: JSON.stringify(events),
     });
+    return this.appendedOrThrown(streamId, events, expected, row, started);
+  }
+
+  /** What an append's outcome row means: its result, announced, or the error it is. */
+  private appendedOrThrown(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedPosition,
+    row: AppendRow,
+    started: number,
+  ): AppendResult {
     switch (row.outcome) {
       case 'wrong_expected_position':
         throw new WrongExpectedPositionError(streamId, expected, Number(row.stream_position));
@@ -205,6 +222,46 @@ export class PostgresEventStore extends EventStore {
     this.appendObserver?.(copied.streamPosition + 1, (performance.now() - started) / 1000);
     this.announce({ streamId: target, ...copied });
     return copied;
+  }
+
+  /** Both in one statement and one transaction: an append refused undoes the copy. */
+  override async copyStreamAndAppend(
+    source: string,
+    target: string,
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('An append needs at least one event');
+    const expected = options.expectedPosition ?? 'any';
+    const started = performance.now();
+    let row: CopyAndAppendRow | undefined;
+    try {
+      ({
+        rows: [row],
+      } = await this.pool.query<CopyAndAppendRow>({
+        name: 'es_copy_stream_and_append',
+        text: 'select * from es_copy_stream_and_append($1, $2, $3, $4, $5)',
+        values: [source, target, streamId, encodeExpected(expected), JSON.stringify(events)],
+      }));
+    } catch (error) {
+      if (!(error instanceof pg.DatabaseError)) throw error;
+      row = { ...failedRow(error), copy_outcome: 'rolled_back', copy_position: '-1' };
+    }
+    if (!row) throw new Error('es_copy_stream_and_append returned no row');
+    if (row.copy_outcome === 'wrong_expected_position') {
+      throw new WrongExpectedPositionError(target, 'no_stream', Number(row.copy_position));
+    }
+    if (row.copy_outcome === 'appended' && row.outcome === 'appended') {
+      const copied = toAppendResult({
+        stream_position: row.copy_position,
+        transaction_id: row.transaction_id,
+        global_position: row.copy_global_position ?? null,
+      });
+      this.appendObserver?.(copied.streamPosition + 1, (performance.now() - started) / 1000);
+      this.announce({ streamId: target, ...copied });
+    }
+    return this.appendedOrThrown(streamId, events, expected, row, started);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -182,4 +182,42 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 5,
+    name: 'copy a stream and append to another, in one transaction',
+    sql: `
+      create function es_copy_stream_and_append(
+        p_source text, p_target text, p_stream text, p_expected bigint, p_events jsonb)
+      returns table (copy_outcome text, copy_position bigint, copy_global_position bigint,
+                     outcome text, stream_position bigint, transaction_id xid8,
+                     global_position bigint)
+      language plpgsql as $$
+      declare
+        v_copy record;
+        v_append record;
+      begin
+        begin
+          select * into v_copy from es_copy_stream(p_source, p_target);
+          if v_copy.outcome = 'wrong_expected_position' then
+            return query select v_copy.outcome, v_copy.stream_position, null::bigint,
+                                null::text, null::bigint, null::xid8, null::bigint;
+            return;
+          end if;
+          select * into v_append from es_append(p_stream, p_expected, p_events);
+          if v_append.outcome not in ('appended', 'duplicate') then
+            -- Undoes the copy too: the block is rolled back, and the outcome said below.
+            raise exception using errcode = 'BE001';
+          end if;
+        exception when sqlstate 'BE001' then
+          return query select 'rolled_back'::text, -1::bigint, null::bigint,
+                              v_append.outcome, v_append.stream_position, null::xid8, null::bigint;
+          return;
+        end;
+        return query select v_copy.outcome, v_copy.stream_position, v_copy.global_position,
+                            v_append.outcome, v_append.stream_position, v_append.transaction_id,
+                            v_append.global_position;
+      end;
+      $$;
+    `,
+  },
 ];

@@ -254,13 +254,15 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     this.progress.emit('progress', this.cursor);
   }
 
-  private async writeRows(manager: EntityManager, batch: RecordedEvent[]): Promise<WrittenRows<Row>> {
+  private async writeRows(
+    manager: EntityManager,
+    batch: RecordedEvent[],
+  ): Promise<WrittenRows<Row>> {
     const { entity, key } = this.projection;
     const repository = manager.getRepository(entity);
     const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
     const { known, missing } = this.rows.lookup(keys);
-    const read =
-      missing.length > 0 ? await repository.findBy({ [key]: In(missing) } as never) : [];
+    const read = missing.length > 0 ? await repository.findBy({ [key]: In(missing) } as never) : [];
     const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], batch);
     if (upserts.length > 0) await repository.upsert(upserts, [key]);
     if (deletes.length > 0) await repository.delete({ [key]: In(deletes) } as never);

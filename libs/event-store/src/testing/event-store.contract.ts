@@ -161,6 +161,32 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
         undefined,
       );
     });
+
+    it('copies a stream and appends what the copy is for, or neither when the target exists', async () => {
+      const source = `copy-src-${randomUUID()}`;
+      const target = `copy-dst-${randomUUID()}`;
+      const record = `copy-record-${randomUUID()}`;
+      await store.append(source, events(2, 'Copied'));
+      const said = events(1, 'CopyMade');
+
+      const appended = await store.copyStreamAndAppend(source, target, record, said, {
+        expectedPosition: 'no_stream',
+      });
+
+      expect(appended.streamPosition).toBe(0);
+      expect((await store.readStream(target)).map((event) => event.type)).toEqual([
+        'Copied',
+        'Copied',
+      ]);
+      expect((await store.readStream(record)).map((event) => event.eventId)).toEqual(
+        said.map((event) => event.eventId),
+      );
+      const again = `copy-record-${randomUUID()}`;
+      await expect(
+        store.copyStreamAndAppend(source, target, again, events(1, 'CopyMade')),
+      ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+      expect(await store.readStream(again)).toEqual([]);
+    });
   });
 
   describe('concurrent writers', () => {
