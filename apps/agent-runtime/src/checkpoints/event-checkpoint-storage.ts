@@ -250,23 +250,13 @@ export class EventCheckpointStorage {
   private async save(threadId: string, event: CheckpointEvent): Promise<void> {
     if (this.holds.keep(threadId, event)) return;
     await this.holds.flush(threadId);
-    await this.append(threadId, [event]);
+    await this.append(threadId, event);
   }
 
-  private async append(threadId: string, events: readonly CheckpointEvent[]): Promise<void> {
-    const toAppend: EventToAppend[] = events.map((event) => ({
-      eventId: uuidv7(),
-      type: event.type,
-      data: event.data,
-    }));
-    const last = await this.appender.append(checkpointStreamOf(threadId), toAppend);
-    events.forEach((event, index) => {
-      const appended = toAppend[index];
-      if (appended) {
-        const position = last - events.length + 1 + index;
-        this.cache.recordAppended(threadId, position, appended.eventId, event);
-      }
-    });
+  private async append(threadId: string, event: CheckpointEvent): Promise<void> {
+    const toAppend: EventToAppend = { eventId: uuidv7(), type: event.type, data: event.data };
+    const position = await this.appender.append(checkpointStreamOf(threadId), toAppend);
+    this.cache.recordAppended(threadId, position, toAppend.eventId, event);
   }
 
   private async toTuple(

@@ -52,9 +52,9 @@ describe('StreamAppender', () => {
   it('gathers what arrives while an append is in flight into the next, in call order', async () => {
     const store = new GatedStore();
     const appender = new StreamAppender(store as never);
-    const first = appender.append('checkpoints-t', [event('a')]);
-    const second = appender.append('checkpoints-t', [event('b')]);
-    const third = appender.append('checkpoints-t', [event('c')]);
+    const first = appender.append('checkpoints-t', event('a'));
+    const second = appender.append('checkpoints-t', event('b'));
+    const third = appender.append('checkpoints-t', event('c'));
     store.release();
     await turn();
     store.release();
@@ -67,8 +67,8 @@ describe('StreamAppender', () => {
   it('keeps streams apart', async () => {
     const store = new GatedStore();
     const appender = new StreamAppender(store as never);
-    const one = appender.append('checkpoints-1', [event('a')]);
-    const two = appender.append('checkpoints-2', [event('b')]);
+    const one = appender.append('checkpoints-1', event('a'));
+    const two = appender.append('checkpoints-2', event('b'));
     store.release();
 
     expect(await Promise.all([one, two])).toEqual([0, 0]);
@@ -79,11 +79,11 @@ describe('StreamAppender', () => {
     const store = new GatedStore();
     const appender = new StreamAppender(store as never);
     store.failNext = true;
-    const failed = appender.append('checkpoints-t', [event('a')]);
+    const failed = appender.append('checkpoints-t', event('a'));
     store.release();
     await expect(failed).rejects.toThrow('disk full');
 
-    const later = appender.append('checkpoints-t', [event('b')]);
+    const later = appender.append('checkpoints-t', event('b'));
     store.release();
     expect(await later).toBe(0);
   });

@@ -1,8 +1,7 @@
 import type { AppendResult, EventStore, EventToAppend } from '#libs/event-store';
 
 interface Waiting {
-  readonly events: readonly EventToAppend[];
-  /** With the position of the last of its events. */
+  readonly event: EventToAppend;
   readonly settle: (position: number | Error) => void;
 }
 
@@ -16,8 +15,8 @@ export class StreamAppender {
 
   constructor(private readonly store: EventStore) {}
 
-  /** Resolves with the stream position of the last event once they are all in the log, in one commit. */
-  append(stream: string, events: readonly EventToAppend[]): Promise<number> {
+  /** Resolves with the event's stream position once it is in the log. */
+  append(stream: string, event: EventToAppend): Promise<number> {
     return new Promise((resolve, reject) => {
       const settle = (position: number | Error): void => {
         if (position instanceof Error) reject(position);
@@ -25,10 +24,10 @@ export class StreamAppender {
       };
       const queue = this.queues.get(stream);
       if (queue) {
-        queue.push({ events, settle });
+        queue.push({ event, settle });
         return;
       }
-      this.queues.set(stream, [{ events, settle }]);
+      this.queues.set(stream, [{ event, settle }]);
       void this.drain(stream);
     });
   }
@@ -45,7 +44,7 @@ export class StreamAppender {
       try {
         result = await this.store.append(
           stream,
-          batch.flatMap((waiting) => waiting.events),
+          batch.map((waiting) => waiting.event),
           { expectedPosition: 'any' },
         );
       } catch (error) {
@@ -53,11 +52,10 @@ export class StreamAppender {
         for (const waiting of batch) waiting.settle(failure);
         continue;
       }
-      let position = result.streamPosition - batch.reduce((n, w) => n + w.events.length, 0);
-      for (const waiting of batch) {
-        position += waiting.events.length;
-        waiting.settle(position);
-      }
+      const first = result.streamPosition - batch.length + 1;
+      batch.forEach((waiting, index) => {
+        waiting.settle(first + index);
+      });
     }
   }
 }
