@@ -4,6 +4,8 @@ export interface AppendNotice {
   readonly streamId: string;
   readonly streamPosition: number;
   readonly logPosition: LogPosition;
+  /** What the append held, when it is known (this process's own appends). */
+  readonly appended?: { readonly count: number; readonly types: ReadonlySet<string> };
 }
 
 /** Called with the notice of an append, or with nothing when only "something was appended" is known. */

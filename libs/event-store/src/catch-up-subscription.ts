@@ -6,6 +6,11 @@ export interface CatchUpSource<Cursor> {
   cursorOf(event: RecordedEvent): Cursor;
   /** Whether the notice names an event past the cursor that the reader has not seen yet. */
   isAhead(notice: AppendNotice, cursor: Cursor | undefined): boolean;
+  /**
+   * The cursor past an append that holds nothing the subscriber looks for and directly follows
+   * the cursor, so it need not be read; undefined when it must be.
+   */
+  skip?(notice: AppendNotice, cursor: Cursor | undefined): Cursor | undefined;
   listen(listener: WakeListener): () => void;
 }
 
@@ -92,6 +97,11 @@ export class CatchUpSubscription<Cursor> implements Subscription {
   }
 
   private onAppend(notice: AppendNotice | undefined): void {
+    const past = notice && this.source.skip?.(notice, this.cursor);
+    if (past !== undefined) {
+      this.cursor = past;
+      return;
+    }
     this.wakeCount += 1;
     if (notice && this.source.isAhead(notice, this.cursor)) this.awaited = notice;
     this.wake?.();

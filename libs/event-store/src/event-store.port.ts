@@ -66,6 +66,11 @@ export interface ReadLogOptions {
 export interface StreamSubscriptionOptions {
   /** Exclusive: deliver events after this stream position. Omitted means from the start. */
   readonly afterPosition?: number;
+  /**
+   * The event types the subscriber looks for: an adapter may leave out events of other types,
+   * and need not read appends it knows hold none of them.
+   */
+  readonly onlyTypes?: ReadonlySet<string>;
 }
 
 export interface LogSubscriptionOptions {

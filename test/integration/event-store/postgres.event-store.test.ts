@@ -56,6 +56,57 @@ describe('PostgreSQL event store', () => {
     expect(await store.readStream(otherStream)).toEqual([]);
   });
 
+  describe('a stream subscription looking for some types', () => {
+    /** The store, counting its reads of `stream`. */
+    const counting = (stream: string) => {
+      const reads = { count: 0 };
+      const spy = Object.create(store) as PostgresEventStore;
+      spy.readStream = (id, options) => {
+        if (id === stream) reads.count += 1;
+        return store.readStream(id, options);
+      };
+      return { spy, reads };
+    };
+
+    it("does not read this process's appends that hold none of them", async () => {
+      const stream = `typed-${randomUUID()}`;
+      await store.append(stream, [anEvent('Chunk')]);
+      const { spy, reads } = counting(stream);
+      const subscription = spy.subscribeToStream(stream, {
+        afterPosition: 0,
+        onlyTypes: new Set(['Wanted']),
+      });
+      const seen = take(subscription, 1, (event) => event.type === 'Wanted');
+      for (let i = 0; i < 10; i += 1) await store.append(stream, events(2, 'Chunk'));
+      await store.append(stream, [anEvent('Wanted')]);
+
+      expect((await seen).map((event) => event.type)).toEqual(['Wanted']);
+      // The first read, perhaps one racing the first append, and the one the wanted event woke.
+      expect(reads.count).toBeLessThanOrEqual(3);
+      await subscription.close();
+    });
+
+    it('reads an append of its own that does not directly follow what it has read', async () => {
+      const stream = `typed-${randomUUID()}`;
+      await store.append(stream, [anEvent('Chunk')]);
+      const otherProcess = await PostgresEventStore.connect({ connectionString: database.url });
+      try {
+        const subscription = store.subscribeToStream(stream, {
+          afterPosition: 0,
+          onlyTypes: new Set(['Wanted']),
+        });
+        const seen = take(subscription, 1, (event) => event.type === 'Wanted');
+        await otherProcess.append(stream, [anEvent('Wanted')]);
+        await store.append(stream, [anEvent('Chunk')]);
+
+        expect((await seen).map((event) => event.streamPosition)).toEqual([1]);
+        await subscription.close();
+      } finally {
+        await otherProcess.close();
+      }
+    });
+  });
+
   it('undoes the copy when the append beside it is refused, in one transaction', async () => {
     const source = `copy-src-${randomUUID()}`;
     const target = `copy-dst-${randomUUID()}`;

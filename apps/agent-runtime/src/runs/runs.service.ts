@@ -45,6 +45,9 @@ export interface CreatedRun {
 /** What join and wait answer: the thread's values after the run, or its error. */
 export type RunResult = JsonValue | { readonly __error__: JsonObject | null };
 
+/** What a run's waiter looks for: the chunks its stream fills with need not be read. */
+const RUN_FINISHED_ONLY: ReadonlySet<string> = new Set(['RunFinished']);
+
 @Injectable()
 export class RunsService {
   constructor(
@@ -186,6 +189,7 @@ export class RunsService {
     if (last.type === 'RunFinished') return last.data as RunFinishedData;
     const subscription = this.store.subscribeToStream(stream, {
       afterPosition: last.streamPosition,
+      onlyTypes: RUN_FINISHED_ONLY,
     });
     const stop = (): void => void subscription.close();
     signal?.addEventListener('abort', stop, { once: true });

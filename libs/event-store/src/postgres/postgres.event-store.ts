@@ -160,7 +160,11 @@ export class PostgresEventStore extends EventStore {
       case 'appended': {
         const appended = toAppendResult(row);
         this.appendObserver?.(events.length, (performance.now() - started) / 1000);
-        this.announce({ streamId, ...appended });
+        this.announce({
+          streamId,
+          ...appended,
+          appended: { count: events.length, types: new Set(events.map((event) => event.type)) },
+        });
         return appended;
       }
     }
@@ -337,6 +341,7 @@ export class PostgresEventStore extends EventStore {
         cursorOf: (event) => event.streamPosition,
         isAhead: (notice, cursor) =>
           notice.streamId === streamId && notice.streamPosition > (cursor ?? -1),
+        skip: (notice, cursor) => skippable(notice, streamId, cursor, options.onlyTypes),
         listen: (listener) => {
           this.listenToOtherProcesses();
           return this.signals.onStream(streamId, listener);
@@ -393,6 +398,23 @@ export class PostgresEventStore extends EventStore {
   private listenToOtherProcesses(): void {
     this.channel.listen().catch(this.onError);
   }
+}
+
+/**
+ * Past an append of this process that directly follows the cursor and holds none of the types
+ * looked for: nothing in it is wanted and nothing before it is left unread.
+ */
+function skippable(
+  notice: AppendNotice,
+  streamId: string,
+  cursor: number | undefined,
+  onlyTypes: ReadonlySet<string> | undefined,
+): number | undefined {
+  const held = notice.appended;
+  if (!onlyTypes || !held || notice.streamId !== streamId) return undefined;
+  if (notice.streamPosition - held.count !== (cursor ?? -1)) return undefined;
+  for (const type of held.types) if (onlyTypes.has(type)) return undefined;
+  return notice.streamPosition;
 }
 
 function encodeExpected(expected: ExpectedPosition): number {
