@@ -256,7 +256,8 @@ export class PostgresEventStore extends EventStore {
     if (row.copy_outcome === 'wrong_expected_position') {
       throw new WrongExpectedPositionError(target, 'no_stream', Number(row.copy_position));
     }
-    if (row.copy_outcome === 'appended' && row.outcome === 'appended') {
+    // An append refused rolls the copy back and says so ('rolled_back'): 'appended' landed.
+    if (row.copy_outcome === 'appended') {
       const copied = toAppendResult({
         stream_position: row.copy_position,
         transaction_id: row.transaction_id,
