@@ -107,7 +107,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       if (lastId) folds.remember(streamId, state, appended.streamPosition, lastId);
       return { state, events, appended };
     } catch (error) {
-      if (!(error instanceof WrongExpectedPositionError) || attempt >= MAX_ATTEMPTS) throw error;
+      // A conflict on another stream written alongside (by `append`) is not this command's.
+      const ownConflict =
+        error instanceof WrongExpectedPositionError && error.streamId === streamId;
+      if (!ownConflict || attempt >= MAX_ATTEMPTS) throw error;
       await backOff(attempt);
     }
   }

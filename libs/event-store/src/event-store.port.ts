@@ -1,4 +1,5 @@
 import type { LogPosition } from './log-position.js';
+import { WrongExpectedPositionError } from './event-store.errors.js';
 import { uuidv7 } from './uuid-v7.js';
 
 export type { JsonObject, JsonValue } from '#libs/domain';
@@ -38,6 +39,18 @@ export interface AppendResult {
 
 export interface AppendOptions {
   readonly expectedPosition?: ExpectedPosition;
+}
+
+/** One stream's part of `appendAll`. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedPosition?: ExpectedPosition;
+  /**
+   * With a numeric `expectedPosition`: the id of the event at that position. A stream deleted and
+   * written again to the same length is then told apart from the one the writer read.
+   */
+  readonly expectedEventId?: string;
 }
 
 export type ReadDirection = 'forwards' | 'backwards';
@@ -142,6 +155,34 @@ export abstract class EventStore {
   ): Promise<AppendResult> {
     await this.copyStream(source, target);
     return this.append(streamId, events, options);
+  }
+
+  /**
+   * Appends to several streams: all land or none does, and a refusal is the error `append` would
+   * throw for its stream (with `WrongExpectedPositionError` when `expectedEventId` does not match).
+   * Adapters that cannot do it in one transaction append in the order given and stop at the first
+   * refusal: what was appended before it stays (appending it again is an idempotent retry).
+   */
+  async appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const part of appends) {
+      if (part.expectedEventId !== undefined) await this.checkEventAt(part);
+      results.push(
+        await this.append(part.streamId, part.events, { expectedPosition: part.expectedPosition }),
+      );
+    }
+    return results;
+  }
+
+  private async checkEventAt(part: StreamAppend): Promise<void> {
+    const { streamId, expectedPosition } = part;
+    if (typeof expectedPosition !== 'number') {
+      throw new RangeError('expectedEventId needs a numeric expectedPosition');
+    }
+    const [found] = await this.readStream(streamId, { fromPosition: expectedPosition, maxCount: 1 });
+    if (found?.streamPosition === expectedPosition && found.eventId === part.expectedEventId) return;
+    const [head] = await this.readStream(streamId, { direction: 'backwards', maxCount: 1 });
+    throw new WrongExpectedPositionError(streamId, expectedPosition, head?.streamPosition ?? -1);
   }
 
   /** Removes the stream and its events; reading it afterwards finds nothing. */

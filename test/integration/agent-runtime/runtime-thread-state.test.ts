@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ThreadState } from '@langchain/langgraph-sdk';
+import { Client, type ThreadState } from '@langchain/langgraph-sdk';
+import { startRuntime } from '../../support/runtime-process.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 interface Review {
@@ -291,6 +292,46 @@ describe('thread state updates, copies and counts with the official SDK', () => 
     it('answers 404 for a thread that does not exist', async () => {
       const missing = await post('/threads/00000000-0000-4000-8000-000000000000/copy', {});
       expect(missing.status).toBe(404);
+    });
+  });
+
+  describe('two runtime processes on one database', () => {
+    it('builds each update on the latest checkpoint, whichever process wrote it', async () => {
+      const other = await startRuntime({ databaseUrl: suite.database.url });
+      try {
+        const elsewhere = new Client({
+          apiUrl: other.url,
+          defaultHeaders: { 'x-api-key': other.apiKey },
+        });
+        const threadId = await interruptedThread('voles');
+        const here = await suite.client.threads.updateState(threadId, {
+          values: { feedback: 'here' },
+          asNode: 'review',
+        });
+        const there = await elsewhere.threads.updateState(threadId, {
+          values: { feedback: 'there' },
+          asNode: 'review',
+        });
+        const again = await suite.client.threads.updateState(threadId, {
+          values: { approved: true },
+          asNode: 'review',
+        });
+
+        const history = (await elsewhere.threads.getHistory<Review>(threadId, {
+          limit: 3,
+        })) as Snapshot[];
+        const ids = (answer: unknown) =>
+          (answer as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id;
+        expect(history.map((snapshot) => snapshot.checkpoint_id)).toEqual([
+          ids(again),
+          ids(there),
+          ids(here),
+        ]);
+        expect(history[0]?.parent_checkpoint?.checkpoint_id).toBe(ids(there));
+        expect(history[0]?.values).toMatchObject({ feedback: 'there', approved: true });
+      } finally {
+        await other.stop();
+      }
     });
   });
 

@@ -41,7 +41,7 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('refuses an event id stored before by another append', async () => {
@@ -132,6 +132,42 @@ describe('PostgreSQL event store', () => {
     });
     expect(copied.streamPosition).toBe(1);
     expect(await store.readStream(target)).toHaveLength(3);
+  });
+
+  it('undoes every append of appendAll when a later one is refused, in one transaction', async () => {
+    const first = `all-a-${randomUUID()}`;
+    const second = `all-b-${randomUUID()}`;
+    const third = `all-c-${randomUUID()}`;
+    await store.append(second, events(1));
+    const reused = (await store.readStream(second))[0];
+
+    await expect(
+      store.appendAll([
+        { streamId: first, events: events(2) },
+        { streamId: second, events: events(1), expectedPosition: 'no_stream' },
+      ]),
+    ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+    await expect(
+      store.appendAll([
+        { streamId: first, events: events(2) },
+        { streamId: third, events: [{ ...anEvent(), eventId: reused?.eventId ?? '' }] },
+      ]),
+    ).rejects.toBeInstanceOf(DuplicateEventIdError);
+    await expect(
+      store.appendAll([
+        { streamId: third, events: events(1) },
+        { streamId: first, events: events(1), expectedPosition: 0, expectedEventId: randomUUID() },
+      ]),
+    ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+
+    expect(await store.readStream(first)).toEqual([]);
+    expect(await store.readStream(third)).toEqual([]);
+    const [one, two] = await store.appendAll([
+      { streamId: first, events: events(2) },
+      { streamId: second, events: events(1), expectedPosition: 0 },
+    ]);
+    expect([one?.streamPosition, two?.streamPosition]).toEqual([1, 1]);
+    expect(one?.logPosition.commit).toBe(two?.logPosition.commit);
   });
 
   it('commits appends asked at once in one transaction, each with its own outcome', async () => {

@@ -11,12 +11,14 @@ import {
 import {
   EventStore,
   WrongExpectedPositionError,
+  type Appender,
   type AppendOptions,
   type AppendResult,
   type EventToAppend,
   type LogPosition,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type Subscription,
 } from '#libs/event-store';
 import { CHECKPOINT_SAVED, CHECKPOINT_WRITES_SAVED } from './checkpoint-events.js';
@@ -76,6 +78,24 @@ class MemoryEventStore extends EventStore {
       streamPosition: position - 1,
       logPosition: { commit: this.global, prepare: this.global },
     });
+  }
+
+  /** All or none: every expectation is checked before anything is appended. */
+  override async appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    for (const { streamId, expectedPosition = 'any', expectedEventId } of appends) {
+      const stream = this.streams.get(streamId) ?? [];
+      const last = stream.at(-1);
+      const at = last?.streamPosition ?? -1;
+      const wrongPosition =
+        (typeof expectedPosition === 'number' && expectedPosition !== at) ||
+        (expectedPosition === 'no_stream' && last !== undefined);
+      if (wrongPosition || (expectedEventId !== undefined && last?.eventId !== expectedEventId)) {
+        throw new WrongExpectedPositionError(streamId, expectedPosition, at);
+      }
+    }
+    const results: AppendResult[] = [];
+    for (const { streamId, events } of appends) results.push(await this.append(streamId, events));
+    return results;
   }
 
   readStream(streamId: string, options: ReadStreamOptions = {}) {
@@ -440,42 +460,99 @@ describe('ThreadCheckpointCache', () => {
     expect(idsOf(await all(other.list(config('t'))))).toEqual([next.id, first]);
   });
 
-  it("appends what a hold kept back together with the caller's own append", async () => {
+  it("appends what a hold kept back with the caller's own append, both or neither", async () => {
     const store = new MemoryEventStore();
     const saver = new EventCheckpointSaver(store);
     const [first] = await chain(saver, 't', 1);
+    await store.append('thread-t', [{ eventId: uuid6(-1), type: 'ThreadCreated', data: {} }]);
     store.appends.length = 0;
+    const recordState = (append: Appender, expectedPosition: number) =>
+      append('thread-t', [{ eventId: uuid6(-1), type: 'ThreadStateUpdated', data: {} }], {
+        expectedPosition,
+      });
+
+    const refused = saver.storage.exclusively('t', async (hold) => {
+      await saver.getTuple(config('t'));
+      await saver.put(config('t', first), checkpointAt(), metadata(1), {});
+      return hold.appendWith((append) => recordState(append, 5));
+    });
+    await expect(refused).rejects.toThrow(/thread-t is at position 0, expected 5/);
+    expect(store.appends).toEqual([]);
 
     const recorded = await saver.storage.exclusively('t', async (hold) => {
       await saver.getTuple(config('t'));
       await saver.put(config('t', first), checkpointAt(), metadata(1), {});
-      return hold.appendWith(async () => {
-        await store.append('thread-t', [
-          { eventId: uuid6(-1), type: 'ThreadStateUpdated', data: {} },
-        ]);
-        return 'recorded';
-      });
+      return hold.appendWith((append) => recordState(append, 0));
     });
-
-    expect(recorded).toBe('recorded');
+    expect(recorded.streamPosition).toBe(1);
     expect(store.appends).toEqual([['CheckpointSaved'], ['ThreadStateUpdated']]);
+    expect(await all(new EventCheckpointSaver(store).list(config('t')))).toHaveLength(2);
   });
 
-  it('fails the hold, and reads the stream again, when another writer appended after all', async () => {
+  it('trusts a cached thread without a read, and does the work again on a read when another process wrote it', async () => {
     const store = new MemoryEventStore();
     const mine = new EventCheckpointSaver(store);
     const theirs = new EventCheckpointSaver(store);
     const [first] = await chain(mine, 't', 1);
+    await mine.getTuple(config('t'));
     const later = checkpointAt({ by: 'them' });
+    await theirs.put(config('t', first), later, metadata(1), {});
+    store.reads.length = 0;
+    store.appends.length = 0;
+
+    const seen: (string | undefined)[] = [];
+    const mineNext = checkpointAt({ by: 'me' });
+    await mine.storage.exclusively('t', async () => {
+      const latest = (await mine.getTuple(config('t')))?.checkpoint.id;
+      seen.push(latest);
+      await mine.put(config('t', latest), mineNext, metadata(2), {});
+    });
+
+    expect(seen).toEqual([first, later.id]);
+    expect(store.reads).toEqual([{ streamId: 'checkpoints-t', fromPosition: 0, returned: 2 }]);
+    expect(store.appends).toEqual([['CheckpointSaved']]);
+    expect(idsOf(await all(theirs.list(config('t'))))).toEqual([mineNext.id, later.id, first]);
+  });
+
+  it('tells a thread deleted and written again to the same length from the one it cached', async () => {
+    const store = new MemoryEventStore();
+    const mine = new EventCheckpointSaver(store);
+    const theirs = new EventCheckpointSaver(store);
+    await chain(mine, 't', 2);
+    await mine.getTuple(config('t'));
+    await theirs.deleteThread('t');
+    const [, again] = await chain(theirs, 't', 2);
+
+    const seen: (string | undefined)[] = [];
+    await mine.storage.exclusively('t', async () => {
+      const latest = (await mine.getTuple(config('t')))?.checkpoint.id;
+      seen.push(latest);
+      await mine.put(config('t', latest), checkpointAt({ by: 'me' }), metadata(2), {});
+    });
+
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(again);
+    expect(idsOf(await all(theirs.list(config('t'))))).toHaveLength(3);
+  });
+
+  it('fails a hold it read, with nothing landed, when another writer appended meanwhile', async () => {
+    const store = new MemoryEventStore();
+    const mine = new EventCheckpointSaver(store);
+    const theirs = new EventCheckpointSaver(store);
+    const [first] = await chain(theirs, 't', 1);
+    const later = checkpointAt({ by: 'them' });
+    let attempts = 0;
 
     await expect(
       mine.storage.exclusively('t', async () => {
+        attempts += 1;
         await mine.getTuple(config('t'));
         await theirs.put(config('t', first), later, metadata(1), {});
         await mine.put(config('t', first), checkpointAt({ by: 'me' }), metadata(1), {});
       }),
     ).rejects.toBeInstanceOf(WrongExpectedPositionError);
 
+    expect(attempts).toBe(1);
     expect(idsOf(await all(mine.list(config('t'))))).toEqual([later.id, first]);
   });
 

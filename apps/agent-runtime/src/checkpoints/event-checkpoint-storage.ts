@@ -76,8 +76,8 @@ export class EventCheckpointStorage {
 
   /**
    * Runs `work` while the caller keeps every other writer off the thread's checkpoints (under the
-   * thread's lock): only its first read of them queries the log, and what it writes is kept back
-   * and appended in one commit (see `CheckpointHolds`).
+   * thread's lock): at most its first read of them queries the log, and what it writes is kept
+   * back and appended in one commit (see `CheckpointHolds`). It may run twice: see there.
    */
   exclusively<T>(threadId: string, work: (hold: CheckpointHold) => Promise<T>): Promise<T> {
     return this.holds.run(threadId, work);

@@ -65,10 +65,11 @@ export class ThreadCheckpointCache {
   /**
    * Runs `work` while the caller keeps every other writer off the thread's checkpoint stream (it
    * holds the thread's lock): reads after the first then trust the cache, which folds this
-   * process's own appends.
+   * process's own appends. With `trustCached`, the first read does too when the thread is cached:
+   * the caller's appends then make sure the stream is still where the cache left it.
    */
-  async exclusively<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    const hold = { checked: false };
+  async exclusively<T>(threadId: string, work: () => Promise<T>, trustCached = false): Promise<T> {
+    const hold = { checked: trustCached && this.threads.has(threadId) };
     this.held.set(threadId, hold);
     try {
       return await work();
@@ -158,6 +159,17 @@ export class ThreadCheckpointCache {
     const position = cached.lastPosition + 1;
     cached.fold(position, eventId, event);
     return position;
+  }
+
+  /** Whether the thread is cached. */
+  has(threadId: string): boolean {
+    return this.threads.has(threadId);
+  }
+
+  /** The position and id of the last event folded for a cached thread (position -1: none). */
+  head(threadId: string): { position: number; eventId: string | undefined } | undefined {
+    const cached = this.threads.get(threadId);
+    return cached && { position: cached.lastPosition, eventId: cached.lastEventId };
   }
 
   forget(threadId: string): void {

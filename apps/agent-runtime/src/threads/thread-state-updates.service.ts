@@ -149,15 +149,19 @@ export class ThreadStateUpdates {
         const snapshot = (await graph.getState({
           configurable: { thread_id: threadId },
         })) as StateSnapshotLike;
-        // The new checkpoint and the state it leads to reach the log in one commit.
-        await checkpoints.appendWith(() =>
-          this.threads.recordStateUpdate(threadId, {
-            ...summarizeState(snapshot),
-            checkpoint_id:
-              typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
-            as_node: asNode,
-            updated_at: now,
-          }),
+        // The new checkpoint and the state it leads to land together, or neither does.
+        await checkpoints.appendWith((append) =>
+          this.threads.recordStateUpdate(
+            threadId,
+            {
+              ...summarizeState(snapshot),
+              checkpoint_id:
+                typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
+              as_node: asNode,
+              updated_at: now,
+            },
+            append,
+          ),
         );
         return { checkpoint };
       });

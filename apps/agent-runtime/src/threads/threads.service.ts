@@ -125,8 +125,13 @@ export class ThreadsService {
     await this.store.deleteStream(checkpointStreamOf(threadId));
   }
 
-  async recordStateUpdate(threadId: string, update: ThreadStateUpdatedData): Promise<void> {
-    await this.execute(threadId, { kind: 'record_state_update', update });
+  /** `append`: how its event is appended, when it goes with others (the checkpoint it records). */
+  async recordStateUpdate(
+    threadId: string,
+    update: ThreadStateUpdatedData,
+    append?: Appender,
+  ): Promise<void> {
+    await this.execute(threadId, { kind: 'record_state_update', update }, append);
   }
 
   /** An id for a new thread: its stream is known to be empty, so its creation reads nothing. */

@@ -16,6 +16,7 @@ import {
   type ReadLogOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type StreamSubscriptionOptions,
   type Subscription,
 } from '../event-store.port.js';
@@ -40,7 +41,13 @@ export interface PostgresEventStoreOptions {
 }
 
 interface AppendRow {
-  outcome: 'appended' | 'duplicate' | 'duplicate_mismatch' | 'wrong_expected_position' | 'failed';
+  outcome:
+    | 'appended'
+    | 'duplicate'
+    | 'duplicate_mismatch'
+    | 'wrong_expected_position'
+    | 'failed'
+    | 'rolled_back';
   stream_position: string | null;
   transaction_id: string | null;
   global_position: string | null;
@@ -49,6 +56,9 @@ interface AppendRow {
   error_constraint?: string | null;
   error_message?: string | null;
 }
+
+/** Outcomes of appends that are in the log (a repeat of an append that landed included). */
+const LANDED = new Set<AppendRow['outcome']>(['appended', 'duplicate']);
 
 interface CopyAndAppendRow extends AppendRow {
   copy_outcome: 'appended' | 'empty' | 'wrong_expected_position' | 'rolled_back';
@@ -155,6 +165,8 @@ export class PostgresEventStore extends EventStore {
               `Appending to ${streamId} failed: ${row.error_message ?? 'unknown error'} ` +
                 `(SQLSTATE ${row.error_code ?? 'unknown'})`,
             );
+      case 'rolled_back':
+        throw new Error(`The append to ${streamId} was undone with the others of its transaction`);
       case 'duplicate':
         return toAppendResult(row);
       case 'appended': {
@@ -267,6 +279,41 @@ export class PostgresEventStore extends EventStore {
       this.announce({ streamId: target, ...copied });
     }
     return this.appendedOrThrown(streamId, events, expected, row, started);
+  }
+
+  /** In one statement and one transaction: the first refusal undoes the appends before it. */
+  override async appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    for (const part of appends) {
+      if (part.events.length === 0) throw new RangeError('An append needs at least one event');
+      if (part.expectedEventId !== undefined && typeof part.expectedPosition !== 'number') {
+        throw new RangeError('expectedEventId needs a numeric expectedPosition');
+      }
+    }
+    const expected = appends.map((part) => part.expectedPosition ?? 'any');
+    const started = performance.now();
+    const { rows } = await this.pool.query<AppendRow & { ord: number }>({
+      name: 'es_append_all',
+      text: 'select * from es_append_all($1, $2, $3, $4)',
+      values: [
+        appends.map((part) => part.streamId),
+        expected.map(encodeExpected),
+        appends.map((part) => part.expectedEventId ?? null),
+        appends.map((part) => JSON.stringify(part.events)),
+      ],
+    });
+    const refused = rows.find((row) => !LANDED.has(row.outcome) && row.outcome !== 'rolled_back');
+    if (refused) {
+      const part = appends[refused.ord];
+      if (!part) throw new Error(`es_append_all refused an append it was not given (${refused.ord})`);
+      this.appendedOrThrown(part.streamId, part.events, expected[refused.ord] ?? 'any', refused, started);
+    }
+    const outcomes: AppendRow[] = [];
+    for (const row of rows) outcomes[row.ord] = row;
+    return appends.map((part, ord) => {
+      const row = outcomes[ord];
+      if (!row) throw new Error(`es_append_all returned no row for ${part.streamId}`);
+      return this.appendedOrThrown(part.streamId, part.events, expected[ord] ?? 'any', row, started);
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

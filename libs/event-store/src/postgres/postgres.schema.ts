@@ -220,4 +220,98 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 6,
+    name: 'append to several streams, all or none',
+    // Streams are locked in the order of their ids, as es_append_many does. The first refusal
+    // undoes what came before it; the rows then say 'rolled_back' for those, and the refusal.
+    // p_expected_ids: the id of the event at the expected position, or null not to check it.
+    sql: `
+      create function es_append_all(p_streams text[], p_expected bigint[], p_expected_ids uuid[],
+                                    p_events text[])
+      returns table (ord integer, outcome text, stream_position bigint, transaction_id xid8,
+                     global_position bigint, error_code text, error_constraint text,
+                     error_message text)
+      language plpgsql as $$
+      declare
+        v_item record;
+        v_result record;
+        v_ords integer[] := '{}';
+        v_outcomes text[] := '{}';
+        v_positions bigint[] := '{}';
+        v_transactions xid8[] := '{}';
+        v_globals bigint[] := '{}';
+        v_refused integer;
+        v_refusal text;
+        v_refused_at bigint;
+        v_code text;
+        v_constraint text;
+        v_message text;
+      begin
+        begin
+          for v_item in
+            select (x.ord - 1)::integer as ord, x.stream
+              from unnest(p_streams) with ordinality as x(stream, ord)
+             order by x.stream collate "C", x.ord
+          loop
+            v_refused := v_item.ord;
+            if p_expected_ids[v_item.ord + 1] is not null then
+              insert into es_streams (stream_id, stream_position) values (v_item.stream, -1)
+                on conflict on constraint es_streams_pkey do nothing;
+              select s.stream_position into v_refused_at
+                from es_streams s where s.stream_id = v_item.stream for update;
+              if not exists (select 1 from es_events e
+                              where e.stream_id = v_item.stream
+                                and e.stream_position = p_expected[v_item.ord + 1]
+                                and e.event_id = p_expected_ids[v_item.ord + 1]) then
+                v_refusal := 'wrong_expected_position';
+                raise exception using errcode = 'BE002';
+              end if;
+            end if;
+            select * into v_result
+              from es_append(v_item.stream, p_expected[v_item.ord + 1],
+                             p_events[v_item.ord + 1]::jsonb);
+            if v_result.outcome not in ('appended', 'duplicate') then
+              v_refusal := v_result.outcome;
+              v_refused_at := v_result.stream_position;
+              raise exception using errcode = 'BE002';
+            end if;
+            v_ords := v_ords || v_item.ord;
+            v_outcomes := v_outcomes || v_result.outcome;
+            v_positions := v_positions || v_result.stream_position;
+            v_transactions := v_transactions || v_result.transaction_id;
+            v_globals := v_globals || v_result.global_position;
+          end loop;
+        exception
+          when sqlstate 'BE002' then
+            return query
+              select x.ord, 'rolled_back'::text, null::bigint, null::xid8, null::bigint,
+                     null::text, null::text, null::text
+                from unnest(v_ords) as x(ord)
+              union all
+              select v_refused, v_refusal, v_refused_at, null::xid8, null::bigint,
+                     null::text, null::text, null::text;
+            return;
+          when others then
+            get stacked diagnostics v_code = returned_sqlstate,
+                                    v_constraint = constraint_name,
+                                    v_message = message_text;
+            return query
+              select x.ord, 'rolled_back'::text, null::bigint, null::xid8, null::bigint,
+                     null::text, null::text, null::text
+                from unnest(v_ords) as x(ord)
+              union all
+              select v_refused, 'failed'::text, null::bigint, null::xid8, null::bigint,
+                     v_code, v_constraint, v_message;
+            return;
+        end;
+        return query
+          select x.ord, x.outcome, x.position, x.transaction_id, x.global_position,
+                 null::text, null::text, null::text
+            from unnest(v_ords, v_outcomes, v_positions, v_transactions, v_globals)
+                 as x(ord, outcome, position, transaction_id, global_position);
+      end;
+      $$;
+    `,
+  },
 ];

@@ -189,6 +189,54 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
     });
   });
 
+  describe('appending to several streams', () => {
+    it('appends to each, in the order given, with the results of each', async () => {
+      const first = `all-a-${randomUUID()}`;
+      const second = `all-b-${randomUUID()}`;
+      await store.append(first, events(2));
+
+      const results = await store.appendAll([
+        { streamId: first, events: events(1, 'More'), expectedPosition: 1 },
+        { streamId: second, events: events(2, 'New'), expectedPosition: 'no_stream' },
+      ]);
+
+      expect(results.map((result) => result.streamPosition)).toEqual([2, 1]);
+      expect((await store.readStream(first)).map((event) => event.type)).toEqual([
+        'Happened',
+        'Happened',
+        'More',
+      ]);
+      expect(await store.readStream(second)).toHaveLength(2);
+    });
+
+    it('appends nothing after a refusal, and refuses when the event at the expected position is another', async () => {
+      const first = `all-a-${randomUUID()}`;
+      const second = `all-b-${randomUUID()}`;
+      const [head] = events(1);
+      if (!head) throw new Error('no event');
+      await store.append(first, [head]);
+
+      await expect(
+        store.appendAll([
+          { streamId: first, events: events(1), expectedPosition: 5 },
+          { streamId: second, events: events(1) },
+        ]),
+      ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+      await expect(
+        store.appendAll([
+          { streamId: first, events: events(1), expectedPosition: 0, expectedEventId: randomUUID() },
+          { streamId: second, events: events(1) },
+        ]),
+      ).rejects.toBeInstanceOf(WrongExpectedPositionError);
+      expect(await store.readStream(second)).toEqual([]);
+
+      await store.appendAll([
+        { streamId: first, events: events(1), expectedPosition: 0, expectedEventId: head.eventId },
+      ]);
+      expect(await store.readStream(first)).toHaveLength(2);
+    });
+  });
+
   describe('concurrent writers', () => {
     it('lets exactly one of 8 racing writers win each position', async () => {
       const stream = streamName();
