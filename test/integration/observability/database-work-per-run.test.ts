@@ -14,11 +14,12 @@ jest.setTimeout(60_000);
  * transactions and 74.3 to 80.7 statements; 44.4 to 44.9 and 66.4 to 67.3 since the admission
  * lock, thread commands and projection rows stopped reading what they hold, and 40.1 and 62.4
  * since a run's waiter stopped reading the chunks of its own process, measured locally, so the
- * statement budget keeps the same room above it. A change that adds round trips to the run path
- * fails here.
+ * statement budget keeps the same room above it. Projection batches became one statement each:
+ * 41.3 to 49.3 transactions and 43.3 to 51.3 statements, measured locally (61.6 to 68.6 before,
+ * on the same machine). A change that adds round trips to the run path fails here.
  */
 const TRANSACTIONS_PER_RUN_BUDGET = 56;
-const STATEMENTS_PER_RUN_BUDGET = 76;
+const STATEMENTS_PER_RUN_BUDGET = 60;
 const RUNS = 12;
 
 describe('database work per run', () => {

@@ -43,31 +43,6 @@ export const projectionCheckpoints = {
     return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
   },
 
-  /**
-   * Moves the checkpoint from `from` to `to`, holding its row until the transaction ends; false,
-   * moving nothing, when it is no longer at `from`.
-   */
-  async advance(
-    manager: EntityManager,
-    name: string,
-    from: LogPosition,
-    to: LogPosition,
-  ): Promise<boolean> {
-    const [, affected]: [unknown, number] = await manager.query(
-      `update projection_checkpoints
-          set commit_position = $2, prepare_position = $3, updated_at = now()
-        where name = $1 and commit_position = $4 and prepare_position = $5`,
-      [
-        name,
-        to.commit.toString(),
-        to.prepare.toString(),
-        from.commit.toString(),
-        from.prepare.toString(),
-      ],
-    );
-    return affected === 1;
-  },
-
   async write(manager: EntityManager, name: string, position: LogPosition): Promise<void> {
     await manager.query(
       `update projection_checkpoints

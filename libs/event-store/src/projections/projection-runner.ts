@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { In, type DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { In, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store.port.js';
 import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
 import type { Projection } from './projection.js';
 import { projectionCheckpoints } from './projection-checkpoints.js';
 import { foldBatch, rowKeyOf } from './fold-batch.js';
 import { RowCache } from './row-cache.js';
+import { BatchStatement } from './batch-statement.js';
 
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
@@ -48,6 +49,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
    * (another runner, a rebuild) moves it too, which the compare-and-set of the next batch sees.
    */
   private readonly rows: RowCache<Row>;
+  private statement: BatchStatement<Row> | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -229,44 +231,54 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     const last = batch.at(-1)?.logPosition;
     if (!last) return;
     if (batch.some((event) => rowKeyOf(this.projection, event) !== undefined)) {
-      const { name } = this.projection;
-      let written: WrittenRows<Row> | undefined;
-      const applied = await this.dataSource
-        .transaction(async (manager) => {
-          // Moved by another runner of this projection, or by a rebuild: continue from there.
-          if (!(await projectionCheckpoints.advance(manager, name, this.persisted, last))) {
-            return projectionCheckpoints.read(manager, name);
-          }
-          written = await this.writeRows(manager, batch);
-          return last;
-        })
-        .catch((error: unknown) => {
-          this.rows.clear();
-          throw error;
-        });
-      if (written) this.remember(written);
-      else this.rows.clear();
-      this.persisted = applied;
-      this.cursor = applied;
+      const written = await this.writeRows(batch, last).catch((error: unknown) => {
+        this.rows.clear();
+        throw error;
+      });
+      if (written) {
+        this.remember(written);
+        this.persisted = last;
+      } else {
+        // Moved by another runner of this projection, or by a rebuild: continue from there.
+        this.rows.clear();
+        this.persisted = await projectionCheckpoints.read(
+          this.dataSource.manager,
+          this.projection.name,
+        );
+      }
+      this.cursor = this.persisted;
     } else {
       this.cursor = last;
     }
     this.progress.emit('progress', this.cursor);
   }
 
+  /**
+   * The batch's rows and the checkpoint at `to`, in one statement, if the checkpoint is still
+   * where this runner left it; undefined if not. The rows it starts from are read first when not
+   * cached: should another writer change them meanwhile, it moves the checkpoint too.
+   */
   private async writeRows(
-    manager: EntityManager,
     batch: RecordedEvent[],
-  ): Promise<WrittenRows<Row>> {
-    const { entity, key } = this.projection;
-    const repository = manager.getRepository(entity);
+    to: LogPosition,
+  ): Promise<WrittenRows<Row> | undefined> {
+    const { entity, key, name } = this.projection;
     const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
     const { known, missing } = this.rows.lookup(keys);
-    const read = missing.length > 0 ? await repository.findBy({ [key]: In(missing) } as never) : [];
+    const read =
+      missing.length > 0
+        ? await this.dataSource.getRepository(entity).findBy({ [key]: In(missing) } as never)
+        : [];
     const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], batch);
-    if (upserts.length > 0) await repository.upsert(upserts, [key]);
-    if (deletes.length > 0) await repository.delete({ [key]: In(deletes) } as never);
-    return { missing, read, upserts, deletes };
+    this.statement ??= new BatchStatement(this.dataSource, this.projection);
+    const advanced = await this.statement.write(
+      name,
+      this.persisted,
+      to,
+      upserts,
+      deletes,
+    );
+    return advanced ? { missing, read, upserts, deletes } : undefined;
   }
 
   /** What a committed batch leaves in the read model, for the next batches to start from. */
