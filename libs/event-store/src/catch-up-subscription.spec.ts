@@ -21,6 +21,7 @@ interface ReadCall {
  */
 class MemorySource implements CatchUpSource<number> {
   readonly reads: ReadCall[] = [];
+  ignores: ((notice: AppendNotice) => boolean) | undefined;
   /** How many times a listener was registered, and how many are still registered. */
   listens = 0;
   listening = 0;
@@ -214,6 +215,40 @@ describe('CatchUpSubscription', () => {
 
         await expect(pending).resolves.toEqual({ done: false, value: appended });
         expect(source.reads.map((read) => read.returned)).toEqual([[0, 1, 2], [3]]);
+      },
+      WAKE_TIMEOUT_MS,
+    );
+
+    it(
+      'passes over appends its source ignores until one it does not, or until asked to read now',
+      async () => {
+        const signals = new AppendSignals();
+        const source = new MemorySource(signals);
+        source.ignores = (notice) => notice.appended?.types.has('Chunk') === true;
+        const chunk = { count: 1, types: new Set(['Chunk']) };
+        const dry = source.nextDryRead();
+        const subscription = subscribe(source);
+        const iterator = subscription[Symbol.asyncIterator]();
+
+        let pending = iterator.next();
+        await untilAsleep(dry);
+        const first = source.append();
+        signals.publish({ ...source.notice(first), appended: chunk });
+        const second = source.append();
+        signals.publish({ ...source.notice(second), appended: { count: 1, types: new Set(['Started']) } });
+        expect([(await pending).value, await nextEvent(iterator)]).toEqual([first, second]);
+        expect(source.reads.map((read) => read.returned)).toEqual([[], [0, 1]]);
+
+        // That read came back short: the next pull finds nothing to read and sleeps.
+        pending = iterator.next();
+        await new Promise((resolve) => setImmediate(resolve));
+        const third = source.append();
+        signals.publish({ ...source.notice(third), appended: chunk });
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(source.reads).toHaveLength(2);
+        subscription.readNow();
+
+        await expect(pending).resolves.toEqual({ done: false, value: third });
       },
       WAKE_TIMEOUT_MS,
     );

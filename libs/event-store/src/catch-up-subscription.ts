@@ -11,6 +11,8 @@ export interface CatchUpSource<Cursor> {
    * the cursor, so it need not be read; undefined when it must be.
    */
   skip?(notice: AppendNotice, cursor: Cursor | undefined): Cursor | undefined;
+  /** An append that need not wake the subscriber: it is read with the next one that does. */
+  ignores?(notice: AppendNotice): boolean;
   listen(listener: WakeListener): () => void;
 }
 
@@ -53,6 +55,11 @@ export class CatchUpSubscription<Cursor> implements Subscription {
       this.iterator = this.events();
     }
     return this.iterator;
+  }
+
+  readNow(): void {
+    this.wakeCount += 1;
+    this.wake?.();
   }
 
   close(): Promise<void> {
@@ -102,6 +109,7 @@ export class CatchUpSubscription<Cursor> implements Subscription {
       this.cursor = past;
       return;
     }
+    if (notice && this.source.ignores?.(notice)) return;
     this.wakeCount += 1;
     if (notice && this.source.isAhead(notice, this.cursor)) this.awaited = notice;
     this.wake?.();

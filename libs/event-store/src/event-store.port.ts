@@ -90,6 +90,12 @@ export interface LogSubscriptionOptions {
   /** Exclusive: deliver events after this log position. Omitted means from the start. */
   readonly after?: LogPosition;
   readonly withDataOf?: DataOf;
+  /**
+   * Event types whose appends wake the subscription at once. An append of this process holding
+   * none of them is read with the next one that does, at the next poll, or on `readNow()`.
+   * Omitted: every append wakes it.
+   */
+  readonly wakesFor?: ReadonlySet<string>;
 }
 
 /**
@@ -98,6 +104,8 @@ export interface LogSubscriptionOptions {
  */
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
+  /** Looks for new events at once, if it was waiting for them (adapters that wait may have it). */
+  readNow?(): void;
 }
 
 /** The event store port. Every adapter passes the one contract suite in `testing/`. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import {
   DuplicateEventIdError,
@@ -132,6 +132,39 @@ describe('PostgreSQL event store', () => {
     });
     expect(copied.streamPosition).toBe(1);
     expect(await store.readStream(target)).toHaveLength(3);
+  });
+
+  it('leaves a log subscription asleep on appends of types it is not woken for, until asked to read', async () => {
+    // No poll can come within the test: only a wake-up or readNow makes it read.
+    const quiet = await PostgresEventStore.connect({
+      connectionString: database.url,
+      pollIntervalMs: 600_000,
+    });
+    try {
+      const stream = `quiet-${randomUUID()}`;
+      const before = await quiet.headPosition();
+      const counted = await quiet.append(stream, [anEvent('Counted')]);
+      const reads = jest.spyOn(quiet, 'readLog');
+      const subscription = quiet.subscribeToLog({
+        after: before,
+        wakesFor: new Set(['Counted']),
+      });
+      const iterator = subscription[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ type: 'Counted' });
+      expect(counted.streamPosition).toBe(0);
+
+      const pending = iterator.next();
+      await new Promise((resolve) => setImmediate(resolve));
+      await quiet.append(stream, [anEvent('Chunk')]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      subscription.readNow?.();
+      expect((await pending).value).toMatchObject({ type: 'Chunk' });
+      await subscription.close();
+    } finally {
+      await quiet.close();
+    }
   });
 
   it('undoes every append of appendAll when a later one is refused, in one transaction', async () => {

@@ -188,6 +188,37 @@ describe('projection runner', () => {
     }
   });
 
+  it('reads appends of types it does not fold at once when a writer waits for them', async () => {
+    // No poll can come within the test: only a wake-up or a wait makes the runner read.
+    const quiet = await PostgresEventStore.connect({
+      connectionString: database.url,
+      pollIntervalMs: 600_000,
+    });
+    const prefix = `quiet-${randomUUID()}-`;
+    const runner = new ProjectionRunner(quiet, dataSource, {
+      ...tallyProjection('tally_live', prefix),
+      eventTypes: new Set(['Counted']),
+    });
+    runner.start();
+    try {
+      const counted = await quiet.append(`${prefix}a`, [anEvent('Counted', { n: 2 })]);
+      await runner.waitUntilPast(counted.logPosition, 5_000);
+      const chunk = await quiet.append(`${prefix}a`, [anEvent('Chunk')]);
+      await runner.waitUntilPast(chunk.logPosition, 5_000);
+      const more = await quiet.append(`${prefix}a`, [anEvent('Counted', { n: 3 })]);
+      await runner.waitUntilPast(more.logPosition, 5_000);
+      expect((await rowsOf('tally_live')).find((row) => row.stream_id === `${prefix}a`)).toEqual({
+        stream_id: `${prefix}a`,
+        events: 2,
+        total: 5,
+        last_type: 'Counted',
+      });
+    } finally {
+      await runner.stop();
+      await quiet.close();
+    }
+  });
+
   it('passes events it ignores without writing, and reads them again harmlessly after a restart', async () => {
     const prefix = `skip-${randomUUID()}-`;
     const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));

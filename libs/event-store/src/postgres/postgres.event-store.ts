@@ -407,6 +407,7 @@ export class PostgresEventStore extends EventStore {
           this.readLog({ after, maxCount, withDataOf: options.withDataOf }),
         cursorOf: (event) => event.logPosition,
         isAhead: (notice, cursor) => !cursor || compareLogPositions(notice.logPosition, cursor) > 0,
+        ignores: (notice) => holdsNoneOf(notice, options.wakesFor),
         listen: (listener) => {
           this.listenToOtherProcesses();
           return this.signals.onLog(listener);
@@ -459,10 +460,16 @@ function skippable(
   onlyTypes: ReadonlySet<string> | undefined,
 ): number | undefined {
   const held = notice.appended;
-  if (!onlyTypes || !held || notice.streamId !== streamId) return undefined;
-  if (notice.streamPosition - held.count !== (cursor ?? -1)) return undefined;
-  for (const type of held.types) if (onlyTypes.has(type)) return undefined;
-  return notice.streamPosition;
+  if (!held || notice.streamId !== streamId || !holdsNoneOf(notice, onlyTypes)) return undefined;
+  return notice.streamPosition - held.count === (cursor ?? -1) ? notice.streamPosition : undefined;
+}
+
+/** An append of this process that holds none of the types: false when it is not known. */
+function holdsNoneOf(notice: AppendNotice, types: ReadonlySet<string> | undefined): boolean {
+  const held = notice.appended;
+  if (!types || !held) return false;
+  for (const type of held.types) if (types.has(type)) return false;
+  return true;
 }
 
 function encodeExpected(expected: ExpectedPosition): number {

@@ -125,6 +125,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   /** Read your writes: resolves once the read model reflects the log up to `position`. */
   waitUntilPast(position: LogPosition, timeoutMs: number): Promise<void> {
     if (compareLogPositions(this.cursor, position) >= 0) return Promise.resolve();
+    this.waiting?.readNow?.();
     return new Promise((resolve, reject) => {
       const onProgress = (cursor: LogPosition): void => {
         if (compareLogPositions(cursor, position) < 0) return;
@@ -175,9 +176,12 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
    */
   private async applyLive(): Promise<void> {
     if (this.stopping) return;
+    // Appends of nothing it folds (a run's chunks, say) are passed over with the next one that
+    // has something, or at the poll: `waitUntilPast` asks for them at once.
     const subscription = this.store.subscribeToLog({
       after: this.cursor,
       withDataOf: this.projection.eventTypes,
+      wakesFor: this.projection.eventTypes,
     });
     this.waiting = subscription;
     const iterator = subscription[Symbol.asyncIterator]();
