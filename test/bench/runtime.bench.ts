@@ -19,6 +19,7 @@ import {
 } from './bench-support.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 import { costPerRun, idleRates, sampleCost } from './run-cost.js';
+import { loadGoal, waitLoad, type WaitLoad } from './load.bench-phase.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
 
@@ -28,6 +29,11 @@ const STREAM_ITERATIONS = Math.max(10, Math.round(ITERATIONS / 2));
 const WARM_UP = Math.max(3, Math.round(ITERATIONS / 20));
 const PARALLEL_THREADS = 20;
 const RUNS_PER_THREAD = 5;
+/** Clients of the load phase, each running runs/wait on a thread of its own, for this long. */
+const LOAD_CLIENTS = 50;
+const LOAD_SECONDS = Math.max(5, Number(process.env.BENCH_LOAD_SECONDS ?? 20));
+/** The load's p99 must stay under this many times one client's create+join p50. */
+const LOAD_P99_BOUND = 10;
 const LONG_STREAM_STEPS = 10_000;
 /** The resume starts after the 5,000th event of the long stream. */
 const RESUME_AFTER_EVENT = 5_000;
@@ -348,6 +354,34 @@ async function parallelRuns(target: Target): Promise<number> {
   return (PARALLEL_THREADS * RUNS_PER_THREAD) / seconds;
 }
 
+/** One agent run to its end on a thread that may hold earlier runs' messages. */
+async function runToItsEnd(target: Target, threadId: string): Promise<void> {
+  const values = await json(
+    await post(target, `/threads/${threadId}/runs/wait`, { assistant_id: 'agent', input: QUESTION }),
+    `${target.name} POST /threads/{id}/runs/wait`,
+  );
+  const messages = field(values, 'messages');
+  const last: unknown = Array.isArray(messages) ? messages.at(-1) : undefined;
+  const content = field(last, 'content');
+  if (typeof content !== 'string' || !content.includes('Oslo')) {
+    throw new Error(`${target.name}: unexpected wait result ${JSON.stringify(values).slice(0, 300)}`);
+  }
+}
+
+function loadRows(berth: WaitLoad, peer: WaitLoad): Row[] {
+  const label = `${LOAD_CLIENTS} concurrent runs/wait clients for ${LOAD_SECONDS} s`;
+  return [
+    {
+      metric: `${label}: runs/s`,
+      berth: rate(berth.runs / berth.seconds),
+      peer: rate(peer.runs / peer.seconds),
+      ratio: speedUp(berth.runs / berth.seconds, peer.runs / peer.seconds, false),
+    },
+    ...latencyRows(`${label}: run`, berth.latencies, peer.latencies, [50, 99]),
+    { metric: `${label}: failed runs`, berth: String(berth.errors), peer: String(peer.errors), ratio: '' },
+  ];
+}
+
 interface ResumeOutcome {
   /** The live stream of the whole run. */
   readonly live: StreamResult;
@@ -655,6 +689,14 @@ async function main(): Promise<void> {
     const streamPeer = streamSamples(streamsPeer);
     await settle();
     const [parallelBerth, parallelPeer] = await eachTarget('parallel runs', targets, parallelRuns);
+    const [loadBerth, loadPeer] = await eachTarget('load', targets, (target) =>
+      waitLoad(target, {
+        clients: LOAD_CLIENTS,
+        durationMs: LOAD_SECONDS * 1_000,
+        newThread: createThread,
+        runOnce: runToItsEnd,
+      }),
+    );
     const [resumeBerth, resumePeer] = await eachTarget(
       '10k-event stream',
       targets,
@@ -766,6 +808,7 @@ async function main(): Promise<void> {
         peer: '-',
         ratio: '',
       },
+      ...loadRows(loadBerth, loadPeer),
       ...scale.rows,
       ...resumeRow(resumeBerth, resumePeer),
       ...opRows,
@@ -778,6 +821,7 @@ async function main(): Promise<void> {
     );
 
     const joinP50 = percentile(joinBerth, 50);
+    const loaded = loadGoal(loadBerth, joinP50, LOAD_P99_BOUND);
     const refJoinP50 = percentile(joinPeer, 50);
     const firstByteBerthP50 = percentile(streamBerth.firstByte, 50);
     const firstBytePeerP50 = percentile(streamPeer.firstByte, 50);
@@ -849,6 +893,9 @@ async function main(): Promise<void> {
         `; first byte p50 ${millis(firstByteP50)}: ${verdict(firstByteP50 < 10)}` +
         `; parallel ${(parallelBerth / parallelPeer).toFixed(2)}x: ${verdict(parallelBerth >= 10 * parallelPeer)}` +
         `; durable ${count(durable)} of ${count(streamed)}: ${verdict(durable === streamed && resumedAll)}` +
+        `\nGoal: ${LOAD_CLIENTS} concurrent runs/wait clients, p99 under ${LOAD_P99_BOUND}x one client's create+join p50, no error: ` +
+        `p99 ${millis(percentile(loadBerth.latencies, 99))} = ${loaded.times.toFixed(1)}x ${millis(joinP50)}, ` +
+        `${loadBerth.errors} failed of ${loadBerth.runs + loadBerth.errors}${loadBerth.firstError ? ` (first: ${loadBerth.firstError.slice(0, 200)})` : ''}: ${verdict(loaded.met)}` +
         `\nGoal: a state update and a copy are event appends, p50 within 2x of POST /threads: ` +
         `${withinTwice('updateState')}; ${withinTwice('copy')}` +
         `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
