@@ -357,14 +357,19 @@ async function parallelRuns(target: Target): Promise<number> {
 /** One agent run to its end on a thread that may hold earlier runs' messages. */
 async function runToItsEnd(target: Target, threadId: string): Promise<void> {
   const values = await json(
-    await post(target, `/threads/${threadId}/runs/wait`, { assistant_id: 'agent', input: QUESTION }),
+    await post(target, `/threads/${threadId}/runs/wait`, {
+      assistant_id: 'agent',
+      input: QUESTION,
+    }),
     `${target.name} POST /threads/{id}/runs/wait`,
   );
   const messages = field(values, 'messages');
   const last: unknown = Array.isArray(messages) ? messages.at(-1) : undefined;
   const content = field(last, 'content');
   if (typeof content !== 'string' || !content.includes('Oslo')) {
-    throw new Error(`${target.name}: unexpected wait result ${JSON.stringify(values).slice(0, 300)}`);
+    throw new Error(
+      `${target.name}: unexpected wait result ${JSON.stringify(values).slice(0, 300)}`,
+    );
   }
 }
 
@@ -378,7 +383,12 @@ function loadRows(berth: WaitLoad, peer: WaitLoad): Row[] {
       ratio: speedUp(berth.runs / berth.seconds, peer.runs / peer.seconds, false),
     },
     ...latencyRows(`${label}: run`, berth.latencies, peer.latencies, [50, 99]),
-    { metric: `${label}: failed runs`, berth: String(berth.errors), peer: String(peer.errors), ratio: '' },
+    {
+      metric: `${label}: failed runs`,
+      berth: String(berth.errors),
+      peer: String(peer.errors),
+      ratio: '',
+    },
   ];
 }
 

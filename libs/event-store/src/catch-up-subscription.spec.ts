@@ -235,7 +235,10 @@ describe('CatchUpSubscription', () => {
         const first = source.append();
         signals.publish({ ...source.notice(first), appended: chunk });
         const second = source.append();
-        signals.publish({ ...source.notice(second), appended: { count: 1, types: new Set(['Started']) } });
+        signals.publish({
+          ...source.notice(second),
+          appended: { count: 1, types: new Set(['Started']) },
+        });
         expect([(await pending).value, await nextEvent(iterator)]).toEqual([first, second]);
         expect(source.reads.map((read) => read.returned)).toEqual([[], [0, 1]]);
 

@@ -187,8 +187,12 @@ export abstract class EventStore {
     if (typeof expectedPosition !== 'number') {
       throw new RangeError('expectedEventId needs a numeric expectedPosition');
     }
-    const [found] = await this.readStream(streamId, { fromPosition: expectedPosition, maxCount: 1 });
-    if (found?.streamPosition === expectedPosition && found.eventId === part.expectedEventId) return;
+    const [found] = await this.readStream(streamId, {
+      fromPosition: expectedPosition,
+      maxCount: 1,
+    });
+    if (found?.streamPosition === expectedPosition && found.eventId === part.expectedEventId)
+      return;
     const [head] = await this.readStream(streamId, { direction: 'backwards', maxCount: 1 });
     throw new WrongExpectedPositionError(streamId, expectedPosition, head?.streamPosition ?? -1);
   }

@@ -65,7 +65,12 @@ export class CheckpointHolds {
     return this.cache.exclusively(
       threadId,
       async () => {
-        const hold: Hold = { kept: [], after: { position: -1, eventId: undefined }, trusted, landed: false };
+        const hold: Hold = {
+          kept: [],
+          after: { position: -1, eventId: undefined },
+          trusted,
+          landed: false,
+        };
         this.holds.set(threadId, hold);
         try {
           const result = await work({
@@ -100,7 +105,8 @@ export class CheckpointHolds {
     if (!hold) return false;
     const toAppend: EventToAppend = { eventId: uuidv7(), type: event.type, data: event.data };
     const head = this.cache.head(threadId);
-    if (!head || this.cache.foldAhead(threadId, toAppend.eventId, event) === undefined) return false;
+    if (!head || this.cache.foldAhead(threadId, toAppend.eventId, event) === undefined)
+      return false;
     if (hold.kept.length === 0) hold.after = head;
     hold.kept.push(toAppend);
     return true;
@@ -142,7 +148,7 @@ export class CheckpointHolds {
 
 /** An attempt on a trusted cache failed with nothing landed: the work may be done again. */
 class UntrustedAttempt extends Error {
-  constructor(readonly failure: unknown) {
-    super('An attempt on a cached thread failed before anything of it landed');
+  constructor(failure: unknown) {
+    super('An attempt on a cached thread failed before anything of it landed', { cause: failure });
   }
 }

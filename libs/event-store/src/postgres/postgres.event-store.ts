@@ -304,15 +304,28 @@ export class PostgresEventStore extends EventStore {
     const refused = rows.find((row) => !LANDED.has(row.outcome) && row.outcome !== 'rolled_back');
     if (refused) {
       const part = appends[refused.ord];
-      if (!part) throw new Error(`es_append_all refused an append it was not given (${refused.ord})`);
-      this.appendedOrThrown(part.streamId, part.events, expected[refused.ord] ?? 'any', refused, started);
+      if (!part)
+        throw new Error(`es_append_all refused an append it was not given (${refused.ord})`);
+      this.appendedOrThrown(
+        part.streamId,
+        part.events,
+        expected[refused.ord] ?? 'any',
+        refused,
+        started,
+      );
     }
     const outcomes: AppendRow[] = [];
     for (const row of rows) outcomes[row.ord] = row;
     return appends.map((part, ord) => {
       const row = outcomes[ord];
       if (!row) throw new Error(`es_append_all returned no row for ${part.streamId}`);
-      return this.appendedOrThrown(part.streamId, part.events, expected[ord] ?? 'any', row, started);
+      return this.appendedOrThrown(
+        part.streamId,
+        part.events,
+        expected[ord] ?? 'any',
+        row,
+        started,
+      );
     });
   }
 

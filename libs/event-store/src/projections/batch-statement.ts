@@ -12,6 +12,7 @@ import type { Projection } from './projection.js';
  */
 export class BatchStatement<Row extends ObjectLiteral> {
   private readonly pool: pg.Pool;
+  /** The projection's name: its checkpoint row's, and the prepared statement's. */
   private readonly name: string;
   private readonly sql: string;
   private readonly columns: readonly { property: string; column: string }[];
@@ -21,7 +22,7 @@ export class BatchStatement<Row extends ObjectLiteral> {
     const { master } = dataSource.driver as unknown as { master?: pg.Pool };
     if (!master) throw new Error(`${projection.name}: read models need a PostgreSQL data source`);
     this.pool = master;
-    this.name = `projection_batch:${projection.name}`;
+    this.name = projection.name;
     const metadata = dataSource.getMetadata(projection.entity);
     this.columns = metadata.columns.map((column) => ({
       property: column.propertyName,
@@ -35,17 +36,16 @@ export class BatchStatement<Row extends ObjectLiteral> {
 
   /** Writes the batch if the checkpoint is still at `from`; false, writing nothing, if not. */
   async write(
-    name: string,
     from: LogPosition,
     to: LogPosition,
     upserts: readonly Row[],
     deletes: readonly string[],
   ): Promise<boolean> {
     const { rows } = await this.pool.query<{ advanced: boolean }>({
-      name: this.name,
+      name: `projection_batch:${this.name}`,
       text: this.sql,
       values: [
-        name,
+        this.name,
         to.commit.toString(),
         to.prepare.toString(),
         from.commit.toString(),
@@ -75,8 +75,7 @@ function statementFor(
   const updated = columns
     .filter(({ column }) => column !== key)
     .map(({ column }) => `${quote(column)} = excluded.${quote(column)}`);
-  const onConflict =
-    updated.length > 0 ? `do update set ${updated.join(', ')}` : 'do nothing';
+  const onConflict = updated.length > 0 ? `do update set ${updated.join(', ')}` : 'do nothing';
   return `
     with advanced as (
       update projection_checkpoints

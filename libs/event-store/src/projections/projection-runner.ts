@@ -266,7 +266,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     batch: RecordedEvent[],
     to: LogPosition,
   ): Promise<WrittenRows<Row> | undefined> {
-    const { entity, key, name } = this.projection;
+    const { entity, key } = this.projection;
     const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
     const { known, missing } = this.rows.lookup(keys);
     const read =
@@ -275,13 +275,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
         : [];
     const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], batch);
     this.statement ??= new BatchStatement(this.dataSource, this.projection);
-    const advanced = await this.statement.write(
-      name,
-      this.persisted,
-      to,
-      upserts,
-      deletes,
-    );
+    const advanced = await this.statement.write(this.persisted, to, upserts, deletes);
     return advanced ? { missing, read, upserts, deletes } : undefined;
   }
 

@@ -224,7 +224,12 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
       ).rejects.toBeInstanceOf(WrongExpectedPositionError);
       await expect(
         store.appendAll([
-          { streamId: first, events: events(1), expectedPosition: 0, expectedEventId: randomUUID() },
+          {
+            streamId: first,
+            events: events(1),
+            expectedPosition: 0,
+            expectedEventId: randomUUID(),
+          },
           { streamId: second, events: events(1) },
         ]),
       ).rejects.toBeInstanceOf(WrongExpectedPositionError);
