@@ -201,12 +201,13 @@ suite('web console in a browser', () => {
       'metadata.tier—gold',
     ]);
     await screenshot(page, ARTIFACTS, 'assistant-versions');
-    await page.getByRole('row', { name: /^2 / }).getByText('latest').waitFor();
+    // Exact: the row's "Set latest" button holds the word too.
+    await page.getByRole('row', { name: /^2 / }).getByText('latest', { exact: true }).waitFor();
     await page
       .getByRole('row', { name: /^1 / })
       .getByRole('button', { name: 'Set latest' })
       .click();
-    await page.getByRole('row', { name: /^1 / }).getByText('latest').waitFor();
+    await page.getByRole('row', { name: /^1 / }).getByText('latest', { exact: true }).waitFor();
     expect((await client.assistants.get(created.assistant_id)).version).toBe(1);
   });
 
