@@ -32,10 +32,12 @@ interface QueueRow {
   cancel_action: 'interrupt' | 'rollback' | null;
 }
 
-/** What a worker finds in the queue: a run to start, or how long until a delayed one is due. */
-export type ClaimOutcome =
-  | { readonly run: ClaimedRun; readonly dueInMs?: undefined }
-  | { readonly run?: undefined; readonly dueInMs: number | undefined };
+/** What a worker finds in the queue: the runs to start, and how long until a delayed one is due. */
+export interface ClaimOutcome {
+  /** Fewer than asked for: no other run could start when the claim was made. */
+  readonly runs: readonly ClaimedRun[];
+  readonly dueInMs: number | undefined;
+}
 
 export type QueuedRunStatus = 'pending' | 'running';
 
@@ -232,14 +234,15 @@ export class RunQueue {
   }
 
   /**
-   * Takes the oldest run that may start: pending, of a thread with no run in progress; or one
-   * whose worker's lease ran out. When there is none, says in the same statement how long until
-   * the soonest delayed run falls due (by the database's clock), if one waits.
+   * Takes the oldest runs that may start, `limit` at most: pending, of a thread with no run in
+   * progress (the oldest of a thread first); or one whose worker's lease ran out. Says in the same
+   * statement how long until the soonest delayed run falls due (by the database's clock), if one
+   * waits.
    */
-  async claim(workerId: string, leaseSeconds: number): Promise<ClaimOutcome> {
+  async claim(workerId: string, leaseSeconds: number, limit = 1): Promise<ClaimOutcome> {
     for (;;) {
       try {
-        const { rows } = await this.pool.query<QueueRow & { due_in_ms: number | null }>(
+        const { rows } = await this.pool.query<ClaimRow>(
           `with next as (
              select q.run_id from run_queue q
               where (q.status = 'pending'
@@ -250,7 +253,7 @@ export class RunQueue {
                                              or (r.status = 'pending' and r.created_at < q.created_at))))
                  or (q.status = 'running' and q.lease_until < clock_timestamp())
               order by q.created_at
-              limit 1
+              limit $3
               for update skip locked
            ), claimed as (
              update run_queue q
@@ -264,20 +267,19 @@ export class RunQueue {
            union all
            select null, null, null, null, null,
                   (select ceil(extract(epoch from min(not_before) - clock_timestamp()) * 1000)::float8
-                     from run_queue where status = 'pending' and not_before > clock_timestamp())
-            where not exists (select 1 from claimed)`,
-          [workerId, leaseSeconds],
+                     from run_queue where status = 'pending' and not_before > clock_timestamp())`,
+          [workerId, leaseSeconds, limit],
         );
-        const [row] = rows;
-        if (!row?.run_id) return { dueInMs: row?.due_in_ms ?? undefined };
+        const due = rows.find((row) => row.run_id === null)?.due_in_ms;
         return {
-          run: {
+          runs: rows.filter(isClaimed).map((row) => ({
             runId: row.run_id,
             threadId: row.thread_id,
             attempt: row.attempt,
             payload: row.payload,
             cancelAction: row.cancel_action,
-          },
+          })),
+          dueInMs: due ?? undefined,
         };
       } catch (error) {
         // Another worker started a run of the same thread between our look and our update.
@@ -299,12 +301,20 @@ export class RunQueue {
       : { held: false, cancelAction: null };
   }
 
-  /** Removes a finished run, if this worker still holds it. */
-  async complete(run: ClaimedRun, workerId: string): Promise<void> {
-    await this.pool.query(
-      'delete from run_queue where run_id = $1 and worker_id = $2 and attempt = $3',
+  /**
+   * Removes a finished run, if this worker still holds it; says in the same statement whether
+   * other runs were waiting then, so that a worker looks for its next run only when one may be.
+   */
+  async complete(run: ClaimedRun, workerId: string): Promise<{ othersPending: boolean }> {
+    const { rows } = await this.pool.query<{ others_pending: boolean }>(
+      `with removed as (
+         delete from run_queue where run_id = $1 and worker_id = $2 and attempt = $3
+       )
+       select exists (select 1 from run_queue where status = 'pending' and run_id <> $1)
+              as others_pending`,
       [run.runId, workerId, run.attempt],
     );
+    return { othersPending: rows[0]?.others_pending !== false };
   }
 
   /** Hands a run this worker holds back to the queue, for another worker to start at once. */
@@ -341,4 +351,11 @@ export class RunQueue {
     ]);
     return { kind: 'signalled_running' };
   }
+}
+
+/** A claimed run, or the last row: no run, and how long until the soonest delayed run is due. */
+type ClaimRow = QueueRow | { run_id: null; due_in_ms: number | null };
+
+function isClaimed(row: ClaimRow): row is QueueRow {
+  return row.run_id !== null;
 }

@@ -39,6 +39,14 @@ type StopReason =
   | { readonly kind: 'shutdown' }
   | { readonly kind: 'timeout'; readonly seconds: number };
 
+/** How a run left the queue: whether other runs were waiting in it then. */
+export interface RunEnd {
+  readonly othersPending: boolean;
+}
+
+/** When it is not known, another run may be waiting. */
+const MAYBE_OTHERS_PENDING: RunEnd = { othersPending: true };
+
 interface Outcome {
   readonly status: RunFinishedData['status'];
   readonly error: JsonObject | null;
@@ -68,17 +76,20 @@ export class RunExecutor {
     private readonly runObserver: RunObserver = new NoRunObserver(),
   ) {}
 
-  async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<void> {
+  async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<RunEnd> {
     const run = claimed.payload;
-    let progress = await runProgress(this.store, run.run_id);
+    // Recorded by this process and not attempted before: nothing else has written its stream.
+    const recorded = this.signals.takeRecorded(run.run_id);
+    let progress =
+      claimed.attempt === 1 && recorded ? recorded : await runProgress(this.store, run.run_id);
     if (progress.position === -1) {
       // The process that queued the run died before it recorded it.
-      await ensureRunCreated(this.store, run);
-      progress = await runProgress(this.store, run.run_id);
+      progress =
+        (await ensureRunCreated(this.store, run)) ?? (await runProgress(this.store, run.run_id));
     }
     // What the run writes and logs names the request that created it.
     const { requestId } = progress;
-    const work = (): Promise<void> => this.executeFrom(claimed, progress, shutdown);
+    const work = (): Promise<RunEnd> => this.executeFrom(claimed, progress, shutdown);
     return requestId ? runInRequest(requestId, work) : work();
   }
 
@@ -86,7 +97,7 @@ export class RunExecutor {
     claimed: ClaimedRun,
     progress: RunProgress,
     shutdown: AbortSignal,
-  ): Promise<void> {
+  ): Promise<RunEnd> {
     const run = claimed.payload;
     const writer = new RunStepWriter(this.store, run.run_id, progress.position, progress.nextSeq);
     const stop = new AbortController();
@@ -112,8 +123,7 @@ export class RunExecutor {
     try {
       if (progress.lifecycle.phase === 'finished' || progress.lifecycle.phase === 'deleted') {
         // Its outcome is in the log; only the queue row outlived it.
-        await this.queue.complete(claimed, this.options.workerId);
-        return;
+        return await this.queue.complete(claimed, this.options.workerId);
       }
       const started = decideRunLifecycle(
         { kind: 'start', attempt: claimed.attempt, startedAt },
@@ -123,15 +133,16 @@ export class RunExecutor {
       this.runObserver.runStarted(run, claimed.attempt, startedAt);
       const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
       const outcome = await this.attempt(claimed, writer, stop.signal);
-      await this.finish(claimed, writer, lifecycle, outcome, startedAt);
+      return await this.finish(claimed, writer, lifecycle, outcome, startedAt);
     } catch (error) {
       const reason = error instanceof RunStopped ? error.reason : undefined;
       if (reason?.kind === 'lost_lease' || reason?.kind === 'shutdown') {
         this.logger.warn(`Run ${run.run_id} attempt ${claimed.attempt} stopped: ${reason.kind}`);
         if (reason.kind === 'shutdown') await this.queue.release(claimed, this.options.workerId);
-        return;
+        return MAYBE_OTHERS_PENDING;
       }
       this.logger.error(`Run ${run.run_id} could not be recorded: ${describe(error)}`);
+      return MAYBE_OTHERS_PENDING;
     } finally {
       clearInterval(heartbeat);
       clearTimeout(deadline);
@@ -232,7 +243,7 @@ export class RunExecutor {
     lifecycle: RunLifecycle,
     outcome: Outcome,
     startedAt: string,
-  ): Promise<void> {
+  ): Promise<RunEnd> {
     const run = claimed.payload;
     if (outcome.rollBack) {
       await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
@@ -256,7 +267,7 @@ export class RunExecutor {
       { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
       this.runObserver,
     );
-    await this.queue.complete(claimed, this.options.workerId);
+    const end = await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));
     if (run.kwargs.webhook) {
       void deliverWebhook(
@@ -279,6 +290,7 @@ export class RunExecutor {
         this.logger,
       );
     }
+    return end;
   }
 
   private async threadState(run: RunCreatedData): Promise<StateSnapshotLike | undefined> {

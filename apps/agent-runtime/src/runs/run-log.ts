@@ -1,4 +1,4 @@
-import type { EventStore, EventToAppend, JsonObject } from '#libs/event-store';
+import type { EventStore, EventToAppend, JsonObject, RecordedEvent } from '#libs/event-store';
 import { REQUEST_ID_METADATA, runEventId, withLifecycleIds } from './run-event-ids.js';
 import {
   decideRunLifecycle,
@@ -12,19 +12,25 @@ import { runStream, type RunCreatedData, type RunFinishedData } from '../run-rec
  * Appends `RunCreated` and the stream's first chunk, `metadata` of attempt 1, so that a client
  * streaming the run has its first event as soon as the run exists. The API does it after queueing
  * the run, and a worker does it again in case that process died in between: the fixed event ids
- * make the second a no-op.
+ * make the second a no-op. Returns where the new stream stands when this call wrote it.
  */
-export async function ensureRunCreated(store: EventStore, data: RunCreatedData): Promise<void> {
+export async function ensureRunCreated(
+  store: EventStore,
+  data: RunCreatedData,
+): Promise<RunProgress | undefined> {
   const eventId = runEventId(data.run_id, 'created');
-  const events = decideRunLifecycle({ kind: 'create', data }, initialRunLifecycle);
+  const events = withLifecycleIds(
+    data.run_id,
+    decideRunLifecycle({ kind: 'create', data }, initialRunLifecycle),
+  );
   try {
-    await store.append(runStream(data.run_id), withLifecycleIds(data.run_id, events), {
-      expectedPosition: 'no_stream',
-    });
+    await store.append(runStream(data.run_id), events, { expectedPosition: 'no_stream' });
   } catch (error) {
     const [first] = await store.readStream(runStream(data.run_id), { maxCount: 1 });
     if (first?.eventId !== eventId) throw error;
+    return undefined;
   }
+  return progressOf(events.map((event, streamPosition) => ({ ...event, streamPosition })));
 }
 
 export interface RunProgress {
@@ -39,7 +45,15 @@ export interface RunProgress {
 
 /** Where a run's stream stands, for a new attempt to carry on numbering its chunks. */
 export async function runProgress(store: EventStore, runId: string): Promise<RunProgress> {
-  const events = await store.readStream(runStream(runId));
+  return progressOf(await store.readStream(runStream(runId)));
+}
+
+/** Where a run's stream of these events stands. */
+export function progressOf(
+  events: readonly (Pick<RecordedEvent, 'type' | 'data' | 'streamPosition'> & {
+    readonly metadata?: JsonObject;
+  })[],
+): RunProgress {
   const last = events.at(-1);
   const lastStep = events.findLast((event) => event.type === 'RunStepEmitted');
   const seq = lastStep?.data.seq;

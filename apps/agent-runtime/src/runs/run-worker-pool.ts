@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import pg from 'pg';
-import type { RunExecutor } from './run-executor.js';
+import type { RunEnd, RunExecutor } from './run-executor.js';
 import {
+  type ClaimedRun,
   parseCancelNotice,
   RUN_CANCEL_CHANNEL,
   RUN_WAKE_CHANNEL,
@@ -27,6 +28,8 @@ export class RunWorkerPool {
   private readonly logger = new Logger('workers');
   private readonly shutdown = new AbortController();
   private readonly active = new Set<Promise<void>>();
+  /** Asked to claim while every worker was busy: the next run to end looks again. */
+  private claimDeferred = false;
   private pumping = false;
   private pumpAgain = false;
   private timer: NodeJS.Timeout | undefined;
@@ -85,27 +88,45 @@ export class RunWorkerPool {
       });
   }
 
+  /**
+   * Claims as many runs as there are free workers, in one statement. A claim that comes back
+   * short found nothing else to start: the next look is for a wake, a due delayed run, a run of
+   * this pool ending while others wait, or the poll.
+   */
   private async claimWhileFree(): Promise<void> {
-    while (this.active.size < this.options.concurrency && !this.shutdown.signal.aborted) {
-      const { run: claimed, dueInMs } = await this.queue.claim(
+    while (!this.shutdown.signal.aborted) {
+      const free = this.options.concurrency - this.active.size;
+      if (free <= 0) {
+        this.claimDeferred = true;
+        return;
+      }
+      const { runs, dueInMs } = await this.queue.claim(
         this.options.workerId,
         this.options.leaseSeconds,
+        free,
       );
-      if (!claimed) {
+      for (const claimed of runs) this.begin(claimed);
+      if (runs.length < free) {
+        this.claimDeferred = false;
         this.wakeWhenDue(dueInMs);
         return;
       }
-      const running = this.executor
-        .execute(claimed, this.shutdown.signal)
-        .catch((error: unknown) => {
-          this.logger.error(`Run ${claimed.runId} failed: ${String(error)}`);
-        })
-        .finally(() => {
-          this.active.delete(running);
-          this.pump();
-        });
-      this.active.add(running);
     }
+  }
+
+  private begin(claimed: ClaimedRun): void {
+    const running = this.executor
+      .execute(claimed, this.shutdown.signal)
+      .catch((error: unknown): RunEnd => {
+        this.logger.error(`Run ${claimed.runId} failed: ${String(error)}`);
+        return { othersPending: true };
+      })
+      .then((end) => {
+        this.active.delete(running);
+        // A wake that came while every worker was busy is answered now.
+        if (end.othersPending || this.claimDeferred) this.pump();
+      });
+    this.active.add(running);
   }
 
   /** Delayed runs start when they fall due, not at the next poll. */

@@ -10,7 +10,7 @@ import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
-import { ensureRunCreated, recordRunFinished, RunObserver } from './run-log.js';
+import { ensureRunCreated, recordRunFinished, RunObserver, type RunProgress } from './run-log.js';
 import { createdRunResource, runResource, type Run } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
 import { RunSignals } from './run-signals.js';
@@ -138,8 +138,8 @@ export class RunsService {
       once: identity !== undefined,
     });
     if (!cancelled) return undefined;
-    await this.recordCreated(data);
-    this.signals.wakeWorkers();
+    const progress = await this.recordCreated(data);
+    this.signals.wakeWorkers(progress && { runId: data.run_id, progress });
     for (const other of cancelled) {
       this.signals.cancelIfRunningHere(
         other,
@@ -149,7 +149,7 @@ export class RunsService {
     return { data, resource: createdRunResource(data) };
   }
 
-  recordCreated(data: RunCreatedData): Promise<void> {
+  recordCreated(data: RunCreatedData): Promise<RunProgress | undefined> {
     return ensureRunCreated(this.store, data);
   }
 
