@@ -39,6 +39,7 @@ export const runsProjection: Projection<RunRow> = {
   entity: RunEntity,
   key: 'run_id',
   eventTypes: PROJECTED,
+  makesRowAnew: new Set(['RunCreated']),
   keyOf: (event: RecordedEvent) =>
     PROJECTED.has(event.type) ? event.streamId.slice('run-'.length) : undefined,
   evolve: (row, event) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ThreadRow } from './thread.entity.js';
-import { evolveThreadRow } from './threads.projection.js';
+import { evolveThreadRow, threadsProjection } from './threads.projection.js';
 
 const AT = new Date('2026-01-01T00:00:00Z');
 
@@ -101,5 +101,32 @@ describe('threads projection', () => {
       inflight_runs: [],
       ttl_minutes: null,
     });
+  });
+
+  it('makes anew, ignoring the row it is given, only on the events it declares so', () => {
+    const created = {
+      type: 'ThreadCreated',
+      data: { thread_id: 't-1', metadata: {}, created_at: '2026-01-03T00:00:00Z' },
+    } as const;
+    const copied = {
+      type: 'ThreadCopied',
+      data: {
+        thread_id: 't-1',
+        copied_from: 't-0',
+        metadata: {},
+        values: null,
+        interrupts: {},
+        status: 'idle',
+        created_at: '2026-01-03T00:00:00Z',
+      },
+    } as const;
+    for (const event of [created, copied]) {
+      expect(threadsProjection.makesRowAnew?.has(event.type)).toBe(true);
+      expect(evolveThreadRow(thread(), event, AT)).toEqual(evolveThreadRow(undefined, event, AT));
+    }
+    expect([...(threadsProjection.makesRowAnew ?? [])].sort()).toEqual([
+      'ThreadCopied',
+      'ThreadCreated',
+    ]);
   });
 });

@@ -142,6 +142,7 @@ export const threadsProjection: Projection<ThreadRow> = {
   entity: ThreadEntity,
   key: 'thread_id',
   eventTypes: new Set([...THREAD_EVENTS, ...RUN_EVENTS]),
+  makesRowAnew: new Set(['ThreadCreated', 'ThreadCopied']),
   keyOf: threadIdOf,
   evolve: (row, event) =>
     evolveThreadRow(

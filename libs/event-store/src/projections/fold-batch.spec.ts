@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EntitySchema } from 'typeorm';
 import type { JsonObject, RecordedEvent } from '../event-store.port.js';
-import { foldBatch } from './fold-batch.js';
+import { foldBatch, rowsToRead } from './fold-batch.js';
 import type { Projection } from './projection.js';
 
 interface AccountRow {
@@ -214,5 +214,39 @@ describe('foldBatch', () => {
     expect(result.upserts).toEqual([row('a', 2, ['e2'])]);
     expect(result.deletes).toEqual(['c']);
     expect(JSON.stringify(result)).not.toContain('untouched');
+  });
+});
+
+describe('rowsToRead', () => {
+  const opening = { ...accounts, makesRowAnew: new Set(['Opened']) };
+
+  it('reads every touched row once when the projection makes no row anew', () => {
+    const keys = rowsToRead(accounts, [
+      event('e1', 'Opened', { account: 'a' }),
+      event('e2', 'Deposited', { account: 'b', amount: 1 }),
+      event('e3', 'Deposited', { account: 'a', amount: 1 }),
+      event('noise', 'Deposited', { amount: 1 }),
+    ]);
+
+    expect(keys).toEqual(['a', 'b']);
+  });
+
+  it('does not read a row whose first event in the batch makes it anew', () => {
+    const keys = rowsToRead(opening, [
+      event('e1', 'Opened', { account: 'a' }),
+      event('e2', 'Deposited', { account: 'a', amount: 1 }),
+      event('e3', 'Deposited', { account: 'b', amount: 1 }),
+    ]);
+
+    expect(keys).toEqual(['b']);
+  });
+
+  it('reads a row that an event before its making anew still folds', () => {
+    const keys = rowsToRead(opening, [
+      event('e1', 'Deposited', { account: 'a', amount: 1 }),
+      event('e2', 'Opened', { account: 'a' }),
+    ]);
+
+    expect(keys).toEqual(['a']);
   });
 });

@@ -16,6 +16,23 @@ export function rowKeyOf<Row extends ObjectLiteral>(
   return projection.keyOf(event);
 }
 
+/**
+ * The keys of the rows a batch touches, and of those the rows to read first: a row whose first
+ * event in the batch makes it anew is not read.
+ */
+export function rowsToRead<Row extends ObjectLiteral>(
+  projection: Projection<Row>,
+  batch: readonly RecordedEvent[],
+): string[] {
+  const firstOf = new Map<string, RecordedEvent>();
+  for (const event of batch) {
+    const key = rowKeyOf(projection, event);
+    if (key !== undefined && !firstOf.has(key)) firstOf.set(key, event);
+  }
+  const anew = projection.makesRowAnew;
+  return [...firstOf].filter(([, first]) => !anew?.has(first.type)).map(([key]) => key);
+}
+
 /** Folds a batch of events over the rows they touch: pure, so the runner only does I/O. */
 export function foldBatch<Row extends ObjectLiteral>(
   projection: Projection<Row>,

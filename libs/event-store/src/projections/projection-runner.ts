@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store.por
 import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
 import type { Projection } from './projection.js';
 import { projectionCheckpoints } from './projection-checkpoints.js';
-import { foldBatch, rowKeyOf } from './fold-batch.js';
+import { foldBatch, rowKeyOf, rowsToRead } from './fold-batch.js';
 import { RowCache } from './row-cache.js';
 import { BatchStatement } from './batch-statement.js';
 
@@ -267,8 +267,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     to: LogPosition,
   ): Promise<WrittenRows<Row> | undefined> {
     const { entity, key } = this.projection;
-    const keys = [...new Set(batch.map((e) => rowKeyOf(this.projection, e)).filter(isDefined))];
-    const { known, missing } = this.rows.lookup(keys);
+    const { known, missing } = this.rows.lookup(rowsToRead(this.projection, batch));
     const read =
       missing.length > 0
         ? await this.dataSource.getRepository(entity).findBy({ [key]: In(missing) } as never)
@@ -299,8 +298,4 @@ interface WrittenRows<Row> {
 /** Resolves with nothing once the event loop has turned: what was already at hand came first. */
 function nextTurn(): Promise<undefined> {
   return new Promise((resolve) => setImmediate(resolve, undefined));
-}
-
-function isDefined<T>(value: T | undefined): value is T {
-  return value !== undefined;
 }

@@ -15,6 +15,11 @@ export interface Projection<Row extends ObjectLiteral> {
    * the data of the others. Omitted: every event.
    */
   readonly eventTypes?: ReadonlySet<string>;
+  /**
+   * Event types whose `evolve` makes the row anew, never looking at the one it is given (a
+   * creation): a batch whose first event for a row is one of these does not read that row.
+   */
+  readonly makesRowAnew?: ReadonlySet<string>;
   /** The key of the row an event touches, or undefined when the projection ignores it. */
   keyOf(event: RecordedEvent): string | undefined;
   evolve(row: Row | undefined, event: RecordedEvent): Row | undefined;
