@@ -80,7 +80,7 @@ const EXPECTED_CODES: Record<Exclude<ExpectedPosition, number>, number> = {
 
 export class PostgresEventStore extends EventStore {
   private readonly signals = new AppendSignals();
-  private readonly logReads = new ReadCoalescer<RecordedEvent[], DataOf>(mergeDataOf);
+  private readonly logReads = new ReadCoalescer<RecordedEvent[], LogReadDemand>(LOG_READ_SHARING);
   private readonly appends: GroupCommit<AppendRow>;
   private readonly channel: PostgresAppendChannel;
   private readonly catchUp: CatchUpOptions;
@@ -353,8 +353,11 @@ export class PostgresEventStore extends EventStore {
    */
   readLog(options: ReadLogOptions = {}): Promise<RecordedEvent[]> {
     const { after, maxCount } = options;
-    const key = `${after?.commit ?? ''}:${after?.prepare ?? ''}:${maxCount ?? ''}`;
-    return this.logReads.read(key, options.withDataOf, (dataOf) => this.queryLog(options, dataOf));
+    return this.logReads.read(
+      String(maxCount ?? ''),
+      { after: after ?? LOG_START, maxCount, dataOf: options.withDataOf },
+      (demand) => this.queryLog({ after: demand.after, maxCount }, demand.dataOf),
+    );
   }
 
   /** The data of events whose type is not in `dataOf` stays in PostgreSQL (and in its TOAST). */
@@ -505,11 +508,34 @@ function toAppendResult(
   };
 }
 
-/** What two gathered log reads need together: every type either folds, or everything. */
-function mergeDataOf(gathered: DataOf, asked: DataOf): DataOf {
-  if (!gathered || !asked) return undefined;
-  return new Set([...gathered, ...asked]);
+/** A log read: from where, how many at most, and the types whose data it needs. */
+interface LogReadDemand {
+  readonly after: LogPosition;
+  readonly maxCount: number | undefined;
+  readonly dataOf: DataOf;
 }
+
+/**
+ * Log reads asked together share one query, from the earliest position, with the data of every
+ * type one of them needs. A later reader gets what follows its own position, unless the query
+ * came back full: then what follows may not all be there, and it reads alone.
+ */
+const LOG_READ_SHARING = {
+  merge: (gathered: LogReadDemand, asked: LogReadDemand): LogReadDemand => ({
+    after: compareLogPositions(asked.after, gathered.after) < 0 ? asked.after : gathered.after,
+    maxCount: gathered.maxCount,
+    dataOf: gathered.dataOf && asked.dataOf && new Set([...gathered.dataOf, ...asked.dataOf]),
+  }),
+  serve: (
+    events: RecordedEvent[],
+    asked: LogReadDemand,
+    gathered: LogReadDemand,
+  ): RecordedEvent[] | undefined => {
+    if (compareLogPositions(asked.after, gathered.after) === 0) return events;
+    if (asked.maxCount !== undefined && events.length >= asked.maxCount) return undefined;
+    return events.filter((event) => compareLogPositions(event.logPosition, asked.after) > 0);
+  },
+};
 
 function failedRow(error: pg.DatabaseError): AppendRow {
   return {
