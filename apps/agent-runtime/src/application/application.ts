@@ -254,6 +254,19 @@ export class Application extends GraphCatalog {
     return saver.storage.exclusively(threadId, work);
   }
 
+  /**
+   * Runs `work` with the thread's checkpoint writes trailing behind the graph (a run under
+   * `async` durability): resolves once they are all in the log.
+   */
+  async trailingCheckpoints<T>(
+    graphId: string,
+    threadId: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const saver = await this.saverFor(graphId);
+    return saver.storage.withTrailingWrites(threadId, work);
+  }
+
   async close(): Promise<void> {
     await this.registry.close();
   }

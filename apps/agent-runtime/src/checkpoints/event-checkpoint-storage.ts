@@ -11,6 +11,7 @@ import type {
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointHolds, type CheckpointHold } from './checkpoint-holds.js';
 import { StreamAppender } from './stream-appender.js';
+import { TrailingWrites } from './trailing-writes.js';
 import { uuidv7, type EventStore, type EventToAppend } from '#libs/event-store';
 import {
   CHECKPOINT_SAVED,
@@ -63,6 +64,7 @@ export class EventCheckpointStorage {
   private readonly cache: ThreadCheckpointCache;
   private readonly appender: StreamAppender;
   private readonly holds: CheckpointHolds;
+  private readonly trailing = new TrailingWrites();
 
   constructor(
     private readonly store: EventStore,
@@ -83,12 +85,21 @@ export class EventCheckpointStorage {
     return this.holds.run(threadId, work);
   }
 
+  /**
+   * Runs `work` (a run under `async` durability) with the thread's checkpoint writes trailing
+   * behind it, so that the puts of several steps gather into one commit (see `TrailingWrites`);
+   * resolves once every one of them is in the log, and fails if one could not be appended.
+   */
+  withTrailingWrites<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    return this.trailing.run(threadId, work);
+  }
+
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = threadIdOf(config);
     if (threadId === undefined) return undefined;
     const ns = configString(config, 'checkpoint_ns') ?? '';
     const checkpointId = checkpointIdOf(config);
-    const thread = await this.cache.read(threadId);
+    const thread = await this.read(threadId);
     const record = checkpointId ? thread.checkpoint(ns, checkpointId) : thread.latest(ns);
     if (!record) return undefined;
     return this.toTuple(threadId, thread, record, checkpointId ? config : undefined);
@@ -104,7 +115,7 @@ export class EventCheckpointStorage {
         'Failed to list checkpoints. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property: checkpoints are stored per thread, so listing every thread is not supported.',
       );
     }
-    const thread = await this.cache.read(threadId);
+    const thread = await this.read(threadId);
     const records = thread.find({
       ns: configString(config, 'checkpoint_ns'),
       id: checkpointIdOf(config) || undefined,
@@ -213,7 +224,7 @@ export class EventCheckpointStorage {
     const threadId = threadIdOf(config);
     if (threadId !== undefined) {
       const ns = configString(config, 'checkpoint_ns') ?? '';
-      const thread = await this.cache.read(threadId);
+      const thread = await this.read(threadId);
       const targetId = checkpointIdOf(config) || thread.latest(ns)?.id;
       const serde = this.hooks.serde();
       const remaining = new Set(channels);
@@ -246,11 +257,21 @@ export class EventCheckpointStorage {
     return result;
   }
 
-  /** Kept back while the thread is held; otherwise appended, after anything the hold kept. */
+  /**
+   * Kept back while the thread is held; otherwise appended, after anything the hold kept, and
+   * waited for unless the thread's writes trail.
+   */
   private async save(threadId: string, event: CheckpointEvent): Promise<void> {
     if (this.holds.keep(threadId, event)) return;
     await this.holds.flush(threadId);
-    await this.append(threadId, event);
+    const appended = this.append(threadId, event);
+    if (!this.trailing.track(threadId, appended)) await appended;
+  }
+
+  /** The thread's checkpoints, with the writes still trailing behind its run. */
+  private async read(threadId: string): Promise<ThreadCheckpoints> {
+    await this.trailing.settled(threadId);
+    return this.cache.read(threadId);
   }
 
   private async append(threadId: string, event: CheckpointEvent): Promise<void> {

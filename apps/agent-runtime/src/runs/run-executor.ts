@@ -190,7 +190,15 @@ export class RunExecutor {
         durability: run.durability ?? undefined,
         signal,
       });
-      for await (const chunk of chunks) await writer.emit(chunk.event, toJsonValue(chunk.data));
+      const emitAll = async (): Promise<void> => {
+        for await (const chunk of chunks) await writer.emit(chunk.event, toJsonValue(chunk.data));
+      };
+      // LangGraph's default: a step does not wait for the checkpoint of the one before.
+      if ((run.durability ?? 'async') === 'async') {
+        await this.application.trailingCheckpoints(run.graph_id, run.thread_id, emitAll);
+      } else {
+        await emitAll();
+      }
       await writer.flush();
       return { status: 'success', error: null };
     } catch (error) {
