@@ -7,34 +7,10 @@ import {
   lifecycleFromLast,
   type RunLifecycleCommand,
 } from './run.decider.js';
-import type { RunCreatedData, RunEvent, RunFinishedData } from '../run-records/run.events.js';
+import type { RunEvent, RunFinishedData } from '../run-records/run.events.js';
+import { runCreatedFixture } from './testing/run-created.fixture.js';
 
-const created = {
-  run_id: 'r1',
-  thread_id: 't1',
-  assistant_id: 'a1',
-  assistant_version: 1,
-  graph_id: 'g',
-  metadata: {},
-  kwargs: {
-    input: null,
-    config: {},
-    webhook: null,
-    temporary: false,
-    stream_mode: ['values'],
-    feedback_keys: null,
-    interrupt_after: null,
-    interrupt_before: null,
-  },
-  multitask_strategy: 'reject',
-  command: null,
-  context: {},
-  stream_subgraphs: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  not_before: null,
-  durability: null,
-  timeout_seconds: null,
-} satisfies RunCreatedData;
+const created = runCreatedFixture;
 
 const finished = (attempt: number): RunFinishedData => ({
   run_id: 'r1',

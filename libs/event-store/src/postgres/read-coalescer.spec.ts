@@ -78,13 +78,18 @@ describe('ReadCoalescer', () => {
           : undefined,
     };
 
-    it('share one query from the earliest, each given what follows its own position', async () => {
-      const coalescer = new ReadCoalescer<number[], After>(sharing);
+    /** A coalescer over `log`, and the positions its queries started after. */
+    const logReader = () => {
       const queried: number[] = [];
       const query = (demand: After) => {
         queried.push(demand.after);
         return Promise.resolve(log.filter((row) => row > demand.after).slice(0, limit));
       };
+      return { coalescer: new ReadCoalescer<number[], After>(sharing), queried, query };
+    };
+
+    it('share one query from the earliest, each given what follows its own position', async () => {
+      const { coalescer, queried, query } = logReader();
       const reads = await Promise.all([
         coalescer.read('log', { after: 4 }, query),
         coalescer.read('log', { after: 3 }, query),
@@ -95,12 +100,7 @@ describe('ReadCoalescer', () => {
     });
 
     it('query alone a read the shared rows cannot tell everything, the query being full', async () => {
-      const coalescer = new ReadCoalescer<number[], After>(sharing);
-      const queried: number[] = [];
-      const query = (demand: After) => {
-        queried.push(demand.after);
-        return Promise.resolve(log.filter((row) => row > demand.after).slice(0, limit));
-      };
+      const { coalescer, queried, query } = logReader();
       const reads = await Promise.all([
         coalescer.read('log', { after: 0 }, query),
         coalescer.read('log', { after: 2 }, query),
