@@ -32,15 +32,19 @@ export async function* readRunStream(
   const stream = runStream(runId);
   let afterId = start === 'now' ? Number.POSITIVE_INFINITY : start.afterId;
   let afterPosition = start === 'now' ? undefined : Math.max(-1, afterId);
-  const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-  const finished = last !== undefined && FINAL_EVENTS.has(last.type);
-  if (start === 'now') {
-    if (!last || finished) return;
-    afterPosition = last.streamPosition;
-    afterId = -1;
-  } else if (finished && afterId >= last.streamPosition) {
-    // Resumed past the end of a run that is over: nothing more will come.
-    return;
+  // A run that is over holds its creation, its first chunk and its outcome: its last event is
+  // past position 1, so a reader from before chunk 2 cannot be past its end, and need not look.
+  if (start === 'now' || afterId > 1) {
+    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    const finished = last !== undefined && FINAL_EVENTS.has(last.type);
+    if (start === 'now') {
+      if (!last || finished) return;
+      afterPosition = last.streamPosition;
+      afterId = -1;
+    } else if (finished && afterId >= last.streamPosition) {
+      // Resumed past the end of a run that is over: nothing more will come.
+      return;
+    }
   }
   const subscription = store.subscribeToStream(stream, { afterPosition });
   const stop = (): void => void subscription.close();

@@ -29,6 +29,14 @@ export type RunLifecycleEvent = Exclude<RunEvent, { type: 'RunStepEmitted' }> | 
 /** Attempt 1's `metadata` chunk, written with `RunCreated` so a streaming client has it at once. */
 type FirstChunk = Extract<RunEvent, { type: 'RunStepEmitted' }>;
 
+/** The stream position of a run's first chunk, right after its `RunCreated`. */
+export const FIRST_CHUNK_POSITION = 1;
+
+/** A run's first chunk: the same whichever process records the run's creation. */
+export function firstChunkOf(runId: string): FirstChunk['data'] {
+  return { seq: 0, event: 'metadata', data: { run_id: runId, attempt: 1 } };
+}
+
 export const initialRunLifecycle: RunLifecycle = {
   phase: 'none',
   attempt: 0,
@@ -92,13 +100,9 @@ export function decideRunLifecycle(
   switch (command.kind) {
     case 'create': {
       if (state.phase !== 'none') return [];
-      const { run_id } = command.data;
       return [
         { type: 'RunCreated', data: command.data },
-        {
-          type: 'RunStepEmitted',
-          data: { seq: 0, event: 'metadata', data: { run_id, attempt: 1 } },
-        },
+        { type: 'RunStepEmitted', data: firstChunkOf(command.data.run_id) },
       ];
     }
     case 'start':

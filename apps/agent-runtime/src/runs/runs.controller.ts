@@ -19,7 +19,12 @@ import { EventStore } from '#libs/event-store';
 import { sendSse } from '#libs/http';
 import { validateEach, ValidationFailedError } from '#libs/http';
 import { badRequest } from '#libs/domain';
-import { readRunStream, type StreamStart } from '../run-records/run-stream-reader.js';
+import {
+  readRunStream,
+  type StreamRecord,
+  type StreamStart,
+} from '../run-records/run-stream-reader.js';
+import { readCreatedRunStream } from './created-run-stream.js';
 import { onlyModes } from './stream-mode-filter.js';
 import {
   CancelActionDto,
@@ -214,7 +219,7 @@ export class RunsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const run = await this.runs.create(threadId, body, now());
-    await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
+    await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 
   @StreamsEvents()
@@ -222,7 +227,7 @@ export class RunsController {
   @Post('runs/stream')
   async streamStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
     const run = await this.runs.create(null, body, now());
-    await this.streamRun(reply, run.data, { afterId: -1 }, body.on_disconnect === 'cancel');
+    await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 
   @StreamsEvents()
@@ -293,10 +298,8 @@ export class RunsController {
     const path = `/threads/${threadId}/runs/${runId}`;
     const disconnect = await this.sse(
       reply,
-      runId,
-      start,
       { 'content-location': path, location: `${path}/stream` },
-      query.stream_mode,
+      (signal) => onlyModes(readRunStream(this.store, runId, start, signal), query.stream_mode),
     );
     const cancelOnDisconnect =
       query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
@@ -306,16 +309,18 @@ export class RunsController {
     }
   }
 
+  /** A run this request created, streamed from its start. */
   private async streamRun(
     reply: FastifyReply,
     run: CreatedRun['data'],
-    start: StreamStart,
     cancelOnDisconnect: boolean,
   ): Promise<void> {
     const path = runPath(run);
     const headers: Record<string, string> = { 'content-location': path };
     if (!run.kwargs.temporary) headers.location = `${path}/stream`;
-    const disconnect = await this.sse(reply, run.run_id, start, headers);
+    const disconnect = await this.sse(reply, headers, (signal) =>
+      readCreatedRunStream(this.store, run.run_id, signal),
+    );
     if (cancelOnDisconnect && disconnect.signal.aborted && !run.kwargs.temporary) {
       await this.runs.cancel(run.thread_id, run.run_id, 'interrupt', now());
     }
@@ -323,14 +328,11 @@ export class RunsController {
 
   private async sse(
     reply: FastifyReply,
-    runId: string,
-    start: StreamStart,
     headers: Record<string, string>,
-    modes?: readonly string[],
+    read: (signal: AbortSignal) => AsyncIterable<StreamRecord>,
   ): Promise<AbortController> {
     const disconnect = new AbortController();
-    const records = onlyModes(readRunStream(this.store, runId, start, disconnect.signal), modes);
-    await sendSse(reply, records, {
+    await sendSse(reply, read(disconnect.signal), {
       headers,
       heartbeatMs: HEARTBEAT_MS,
       disconnect,

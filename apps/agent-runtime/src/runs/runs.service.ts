@@ -9,7 +9,12 @@ import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
-import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
+import {
+  decideRunLifecycle,
+  FIRST_CHUNK_POSITION,
+  foldRunLifecycle,
+  lifecycleFromLast,
+} from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunObserver, type RunProgress } from './run-log.js';
 import { createdRunResource, runResource, type Run } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
@@ -181,14 +186,26 @@ export class RunsService {
     return rows.map((row) => selectFields(runResource(row), query.select));
   }
 
-  /** Resolves when the run has finished, with its outcome. */
-  async waitForFinish(runId: string, signal?: AbortSignal): Promise<RunFinishedData> {
+  /**
+   * Resolves when the run has finished, with its outcome. For a run whose creation the caller
+   * has just recorded (`created`), its stream is followed from its first chunk without a look at
+   * its end: its outcome, if it came already, is read with what follows.
+   */
+  async waitForFinish(
+    runId: string,
+    signal?: AbortSignal,
+    created = false,
+  ): Promise<RunFinishedData> {
     const stream = runStream(runId);
-    const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
-    if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
-    if (last.type === 'RunFinished') return last.data as RunFinishedData;
+    let afterPosition = FIRST_CHUNK_POSITION;
+    if (!created) {
+      const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
+      if (last.type === 'RunFinished') return last.data as RunFinishedData;
+      afterPosition = last.streamPosition;
+    }
     const subscription = this.store.subscribeToStream(stream, {
-      afterPosition: last.streamPosition,
+      afterPosition,
       onlyTypes: RUN_FINISHED_ONLY,
     });
     const stop = (): void => void subscription.close();
@@ -205,8 +222,8 @@ export class RunsService {
   }
 
   /** Resolves when the run has finished, with what join and wait answer. */
-  async resultOf(runId: string): Promise<RunResult> {
-    const finished = await this.waitForFinish(runId);
+  async resultOf(runId: string, created = false): Promise<RunResult> {
+    const finished = await this.waitForFinish(runId, undefined, created);
     if (finished.status === 'error') return { __error__: finished.error };
     return finished.values;
   }
@@ -218,7 +235,7 @@ export class RunsService {
     now: string,
   ): Promise<{ readonly run: RunCreatedData; readonly result: RunResult }> {
     const { data } = await this.create(threadId, body, now);
-    return { run: data, result: await this.resultOf(data.run_id) };
+    return { run: data, result: await this.resultOf(data.run_id, true) };
   }
 
   /** `GET /threads/{id}/runs/{run_id}/join`. */
