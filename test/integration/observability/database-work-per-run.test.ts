@@ -20,7 +20,8 @@ jest.setTimeout(60_000);
  * they do not fold; 34.6 to 38.9 and 36.6 to 40.9 once a run took one claim, started without
  * reading its stream back and new rows were not read before they were made; 30.7 and 32.7 once
  * projections woken together shared their log read; 26.6 and 28.6 once a run's checkpoints
- * trailed behind its steps. A change that adds round trips to the run path fails here.
+ * trailed behind its steps; 25.8 and 27.8 once runs/wait followed a new run from its first chunk.
+ * A change that adds round trips to the run path fails here.
  */
 const TRANSACTIONS_PER_RUN_BUDGET = 42;
 const STATEMENTS_PER_RUN_BUDGET = 42;
