@@ -333,13 +333,7 @@ async function parallelRuns(target: Target): Promise<number> {
   await Promise.all(
     threads.map(async (threadId) => {
       for (let i = 0; i < RUNS_PER_THREAD; i += 1) {
-        const values = await json(
-          await post(target, `/threads/${threadId}/runs/wait`, {
-            assistant_id: 'agent',
-            input: QUESTION,
-          }),
-          `${target.name} POST /threads/{id}/runs/wait`,
-        );
+        const values = await waitForAgentRun(target, threadId);
         const messages = field(values, 'messages');
         // Each run adds its 4 messages to the thread's.
         if (!Array.isArray(messages) || messages.length !== 4 * (i + 1)) {
@@ -354,15 +348,20 @@ async function parallelRuns(target: Target): Promise<number> {
   return (PARALLEL_THREADS * RUNS_PER_THREAD) / seconds;
 }
 
-/** One agent run to its end on a thread that may hold earlier runs' messages. */
-async function runToItsEnd(target: Target, threadId: string): Promise<void> {
-  const values = await json(
+/** The thread's values after one agent run on it (POST .../runs/wait). */
+async function waitForAgentRun(target: Target, threadId: string): Promise<unknown> {
+  return json(
     await post(target, `/threads/${threadId}/runs/wait`, {
       assistant_id: 'agent',
       input: QUESTION,
     }),
     `${target.name} POST /threads/{id}/runs/wait`,
   );
+}
+
+/** One agent run to its end on a thread that may hold earlier runs' messages. */
+async function runToItsEnd(target: Target, threadId: string): Promise<void> {
+  const values = await waitForAgentRun(target, threadId);
   const messages = field(values, 'messages');
   const last: unknown = Array.isArray(messages) ? messages.at(-1) : undefined;
   const content = field(last, 'content');

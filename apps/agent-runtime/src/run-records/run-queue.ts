@@ -34,7 +34,7 @@ interface QueueRow {
 
 /** What a worker finds in the queue: the runs to start, and how long until a delayed one is due. */
 export interface ClaimOutcome {
-  /** Fewer than asked for: no other run could start when the claim was made. */
+  /** When fewer than asked for, no other run could start when the claim was made. */
   readonly runs: readonly ClaimedRun[];
   readonly dueInMs: number | undefined;
 }
@@ -239,7 +239,7 @@ export class RunQueue {
    * statement how long until the soonest delayed run falls due (by the database's clock), if one
    * waits.
    */
-  async claim(workerId: string, leaseSeconds: number, limit = 1): Promise<ClaimOutcome> {
+  async claim(workerId: string, leaseSeconds: number, limit: number): Promise<ClaimOutcome> {
     for (;;) {
       try {
         const { rows } = await this.pool.query<ClaimRow>(

@@ -1,5 +1,5 @@
 import type { EventStore, JsonValue, RecordedEvent } from '#libs/event-store';
-import { runStream } from './run.events.js';
+import { FIRST_CHUNK_POSITION, runStream } from './run.events.js';
 
 export interface StreamRecord {
   /** The chunk's number in the run, from 0: the SSE `id`. */
@@ -32,9 +32,9 @@ export async function* readRunStream(
   const stream = runStream(runId);
   let afterId = start === 'now' ? Number.POSITIVE_INFINITY : start.afterId;
   let afterPosition = start === 'now' ? undefined : Math.max(-1, afterId);
-  // A run that is over holds its creation, its first chunk and its outcome: its last event is
-  // past position 1, so a reader from before chunk 2 cannot be past its end, and need not look.
-  if (start === 'now' || afterId > 1) {
+  // A run that is over holds its outcome after its first chunk: a reader starting no later than
+  // that chunk's position cannot be past its end, and need not look.
+  if (start === 'now' || afterId > FIRST_CHUNK_POSITION) {
     const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
     const finished = last !== undefined && FINAL_EVENTS.has(last.type);
     if (start === 'now') {

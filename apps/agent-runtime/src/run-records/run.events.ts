@@ -77,4 +77,6 @@ export type RunEvent =
     };
 
 export const RUN_STREAM_PREFIX = 'run-';
+/** A run's stream begins with `RunCreated`, then its first chunk (attempt 1's `metadata`) here. */
+export const FIRST_CHUNK_POSITION = 1;
 export const runStream = (runId: string): string => `${RUN_STREAM_PREFIX}${runId}`;

@@ -45,7 +45,7 @@ export interface RunEnd {
 }
 
 /** When it is not known, another run may be waiting. */
-const MAYBE_OTHERS_PENDING: RunEnd = { othersPending: true };
+export const MAYBE_OTHERS_PENDING: RunEnd = { othersPending: true };
 
 interface Outcome {
   readonly status: RunFinishedData['status'];

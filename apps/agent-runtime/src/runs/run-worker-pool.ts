@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import pg from 'pg';
-import type { RunEnd, RunExecutor } from './run-executor.js';
+import { MAYBE_OTHERS_PENDING, type RunEnd, type RunExecutor } from './run-executor.js';
 import {
   type ClaimedRun,
   parseCancelNotice,
@@ -119,7 +119,7 @@ export class RunWorkerPool {
       .execute(claimed, this.shutdown.signal)
       .catch((error: unknown): RunEnd => {
         this.logger.error(`Run ${claimed.runId} failed: ${String(error)}`);
-        return { othersPending: true };
+        return MAYBE_OTHERS_PENDING;
       })
       .then((end) => {
         this.active.delete(running);

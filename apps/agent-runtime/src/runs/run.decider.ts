@@ -29,9 +29,6 @@ export type RunLifecycleEvent = Exclude<RunEvent, { type: 'RunStepEmitted' }> | 
 /** Attempt 1's `metadata` chunk, written with `RunCreated` so a streaming client has it at once. */
 type FirstChunk = Extract<RunEvent, { type: 'RunStepEmitted' }>;
 
-/** The stream position of a run's first chunk, right after its `RunCreated`. */
-export const FIRST_CHUNK_POSITION = 1;
-
 /** A run's first chunk: the same whichever process records the run's creation. */
 export function firstChunkOf(runId: string): FirstChunk['data'] {
   return { seq: 0, event: 'metadata', data: { run_id: runId, attempt: 1 } };

@@ -9,17 +9,13 @@ import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
 import { RunEntity } from './run.entity.js';
 import { withLifecycleIds } from './run-event-ids.js';
-import {
-  decideRunLifecycle,
-  FIRST_CHUNK_POSITION,
-  foldRunLifecycle,
-  lifecycleFromLast,
-} from './run.decider.js';
+import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
 import { ensureRunCreated, recordRunFinished, RunObserver, type RunProgress } from './run-log.js';
 import { createdRunResource, runResource, type Run } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
 import { RunSignals } from './run-signals.js';
 import {
+  FIRST_CHUNK_POSITION,
   runStream,
   type RunCreatedData,
   type RunEvent,
@@ -188,17 +184,17 @@ export class RunsService {
 
   /**
    * Resolves when the run has finished, with its outcome. For a run whose creation the caller
-   * has just recorded (`created`), its stream is followed from its first chunk without a look at
-   * its end: its outcome, if it came already, is read with what follows.
+   * has just recorded (`justCreated`), its stream is followed from its first chunk without a look
+   * at its end: its outcome, if it came already, is read with what follows.
    */
   async waitForFinish(
     runId: string,
-    signal?: AbortSignal,
-    created = false,
+    options: { readonly signal?: AbortSignal; readonly justCreated?: boolean } = {},
   ): Promise<RunFinishedData> {
+    const { signal, justCreated = false } = options;
     const stream = runStream(runId);
     let afterPosition = FIRST_CHUNK_POSITION;
-    if (!created) {
+    if (!justCreated) {
       const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
       if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
       if (last.type === 'RunFinished') return last.data as RunFinishedData;
@@ -222,8 +218,11 @@ export class RunsService {
   }
 
   /** Resolves when the run has finished, with what join and wait answer. */
-  async resultOf(runId: string, created = false): Promise<RunResult> {
-    const finished = await this.waitForFinish(runId, undefined, created);
+  async resultOf(
+    runId: string,
+    options: { readonly justCreated?: boolean } = {},
+  ): Promise<RunResult> {
+    const finished = await this.waitForFinish(runId, options);
     if (finished.status === 'error') return { __error__: finished.error };
     return finished.values;
   }
@@ -235,7 +234,7 @@ export class RunsService {
     now: string,
   ): Promise<{ readonly run: RunCreatedData; readonly result: RunResult }> {
     const { data } = await this.create(threadId, body, now);
-    return { run: data, result: await this.resultOf(data.run_id, true) };
+    return { run: data, result: await this.resultOf(data.run_id, { justCreated: true }) };
   }
 
   /** `GET /threads/{id}/runs/{run_id}/join`. */

@@ -17,8 +17,8 @@ export function rowKeyOf<Row extends ObjectLiteral>(
 }
 
 /**
- * The keys of the rows a batch touches, and of those the rows to read first: a row whose first
- * event in the batch makes it anew is not read.
+ * The keys of the rows a batch touches that must be read before it is folded: all but those whose
+ * first event in the batch makes the row anew.
  */
 export function rowsToRead<Row extends ObjectLiteral>(
   projection: Projection<Row>,
