@@ -135,20 +135,22 @@ describe('PostgreSQL event store', () => {
   });
 
   it('leaves a log subscription asleep on appends of types it is not woken for, until asked to read', async () => {
-    // No poll can come within the test: only a wake-up or readNow makes it read.
+    // No poll can come within the test: only a wake-up or readNow makes it read. A database of
+    // its own, so that no other process's notice wakes it either.
+    const own = await createTestDatabase('pg_store_quiet');
     const quiet = await PostgresEventStore.connect({
-      connectionString: database.url,
+      connectionString: own.url,
       pollIntervalMs: 600_000,
     });
+    const stream = `quiet-${randomUUID()}`;
+    const before = await quiet.headPosition();
+    const counted = await quiet.append(stream, [anEvent('Counted')]);
+    const reads = jest.spyOn(quiet, 'readLog');
+    const subscription = quiet.subscribeToLog({
+      after: before,
+      wakesFor: new Set(['Counted']),
+    });
     try {
-      const stream = `quiet-${randomUUID()}`;
-      const before = await quiet.headPosition();
-      const counted = await quiet.append(stream, [anEvent('Counted')]);
-      const reads = jest.spyOn(quiet, 'readLog');
-      const subscription = quiet.subscribeToLog({
-        after: before,
-        wakesFor: new Set(['Counted']),
-      });
       const iterator = subscription[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ type: 'Counted' });
       expect(counted.streamPosition).toBe(0);
@@ -161,9 +163,10 @@ describe('PostgreSQL event store', () => {
 
       subscription.readNow?.();
       expect((await pending).value).toMatchObject({ type: 'Chunk' });
-      await subscription.close();
     } finally {
+      await subscription.close();
       await quiet.close();
+      await own.drop();
     }
   });
 
