@@ -62,6 +62,15 @@ export function parseCancelNotice(payload: string): {
   return { runId, action: action === 'rollback' ? 'rollback' : 'interrupt' };
 }
 
+/**
+ * A select made in the same round trip as a thread's lock, once it is held: its SQL, with every
+ * literal put in through `literal`, and what its rows give.
+ */
+export interface ReadUnderLock<R> {
+  sql(literal: (value: string) => string): string;
+  take(rows: readonly Record<string, unknown>[]): R;
+}
+
 /** Whether a run's outcome is recorded: its queue row may linger a moment after RunFinished. */
 export type RunFinishedCheck = (runId: string) => Promise<boolean>;
 
@@ -154,46 +163,61 @@ export class RunQueue {
 
   /**
    * Does the work while the thread has no run waiting or running, and admits none until it is
-   * done; a busy thread is a conflict.
+   * done; a busy thread is a conflict. `alongside` is read in the lock's round trip, once the lock
+   * is held, and handed to the work.
    */
-  async whileIdle<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+  async whileIdle<T, R = undefined>(
+    threadId: string,
+    work: (read: R | undefined) => Promise<T>,
+    alongside?: ReadUnderLock<R>,
+  ): Promise<T> {
     return this.underThreadLock(
       threadId,
-      async (_client, inflight) => {
+      async (_client, inflight, read) => {
         if (inflight.length > 0) {
           throw conflict(
             `Thread ${threadId} is busy with run ${inflight.join(', ')}: wait for it to finish`,
           );
         }
-        return work();
+        return work(read);
       },
       // It wrote nothing that must be durable first (only the rows of finished runs go): the
       // lock is released as the commit lands, and the answer does not wait for it.
       'in the background',
+      alongside,
     );
   }
 
   /** A transaction holding the thread's admission lock, given the runs still in flight on it. */
-  private async underThreadLock<T>(
+  private async underThreadLock<T, R = undefined>(
     threadId: string,
-    work: (client: pg.PoolClient, inflight: readonly string[]) => Promise<T>,
+    work: (client: pg.PoolClient, inflight: readonly string[], read: R | undefined) => Promise<T>,
     commit: 'awaited' | 'in the background' = 'awaited',
+    alongside?: ReadUnderLock<R>,
   ): Promise<T> {
     const client = await this.pool.connect();
     let released = false;
     try {
-      // One round trip: the simple protocol runs the three in order, each with a fresh snapshot,
-      // so the queue is read after the lock is held.
-      const [, , queued] = (await client.query(
+      const literal = (value: string): string => client.escapeLiteral(value);
+      // One round trip: the simple protocol runs these in order, each with a fresh snapshot, so
+      // the queue (and what is read alongside) is read after the lock is held.
+      const [, , queued, extra] = (await client.query(
         `begin;
-         select pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(`berth-thread:${threadId}`)}, 0));
-         select run_id from run_queue where thread_id = ${client.escapeLiteral(threadId)} order by created_at`,
-      )) as unknown as [unknown, unknown, pg.QueryResult<{ run_id: string }>];
+         select pg_advisory_xact_lock(hashtextextended(${literal(`berth-thread:${threadId}`)}, 0));
+         select run_id from run_queue where thread_id = ${literal(threadId)} order by created_at` +
+          (alongside ? `;\n${alongside.sql(literal)}` : ''),
+      )) as unknown as [
+        unknown,
+        unknown,
+        pg.QueryResult<{ run_id: string }>,
+        pg.QueryResult<Record<string, unknown>> | undefined,
+      ];
       const inflight = await this.stillInFlight(
         client,
         queued.rows.map((row) => row.run_id),
       );
-      const result = await work(client, inflight);
+      const read = alongside && extra ? alongside.take(extra.rows) : undefined;
+      const result = await work(client, inflight, read);
       if (commit === 'awaited') {
         await client.query('commit');
       } else {

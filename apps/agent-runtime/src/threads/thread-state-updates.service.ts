@@ -7,12 +7,13 @@ import {
   CHECKPOINT_METADATA_PATCHED,
   checkpointStreamOf,
   foldCheckpointEvents,
+  type CheckpointHold,
 } from '../checkpoints/index.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
 import { RunQueue } from '../run-records/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
 import { summarizeState, type StateSnapshotLike } from './thread-state.resource.js';
-import { ThreadsService } from './threads.service.js';
+import { ThreadsService, type ThreadKey } from './threads.service.js';
 
 export interface StateUpdate {
   readonly values: JsonValue | undefined;
@@ -70,15 +71,11 @@ export class ThreadStateUpdates {
   /** `POST /threads/{id}/state`. */
   async update(threadId: string, update: StateUpdate, now: string): Promise<StateUpdated> {
     if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
-    // Read while the thread's lock is taken (two round trips at once), and awaited under it; a
-    // busy thread's 409 may come first, so its failure is handled here as well.
-    const thread = this.threads.rowForWrite(threadId);
-    thread.catch(() => undefined);
     const from = {
       ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
       ...(update.checkpoint ?? {}),
     };
-    return this.write(threadId, thread, from, update.asNode ?? null, now, (graph, config) =>
+    return this.write(threadId, undefined, from, update.asNode ?? null, now, (graph, config) =>
       graph.updateState(config, update.values ?? null, update.asNode),
     );
   }
@@ -128,48 +125,70 @@ export class ThreadStateUpdates {
     );
   }
 
+  /** `thread`: its row when the caller has it; otherwise it is read with the thread's lock. */
   private async write(
     threadId: string,
-    thread: ThreadRow | Promise<ThreadRow>,
+    thread: ThreadKey | undefined,
     from: JsonObject,
     asNode: string | null,
     now: string,
     apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>,
   ): Promise<StateUpdated> {
-    return this.queue.whileIdle(threadId, async () => {
-      const graphId = this.graphOf(await thread);
-      return this.application.holdingCheckpoints(graphId, threadId, async (checkpoints) => {
-        const graph = (await this.application.graph(graphId, {
-          configurable: { thread_id: threadId },
-        })) as unknown as UpdatableGraph;
-        const next = await refusedAsBadRequest(() =>
-          apply(graph, { configurable: { thread_id: threadId, checkpoint_ns: '', ...from } }),
+    return this.queue.whileIdle(
+      threadId,
+      async (found) => {
+        const graphId = this.graphOf(thread ?? found ?? (await this.threads.row(threadId)));
+        return this.application.holdingCheckpoints(graphId, threadId, (checkpoints) =>
+          this.writeHeld(graphId, threadId, checkpoints, { from, asNode, now, apply }),
         );
-        const checkpoint = (next.configurable ?? {}) as JsonObject;
-        const snapshot = (await graph.getState({
-          configurable: { thread_id: threadId },
-        })) as StateSnapshotLike;
-        // The new checkpoint and the state it leads to land together, or neither does.
-        await checkpoints.appendWith((append) =>
-          this.threads.recordStateUpdate(
-            threadId,
-            {
-              ...summarizeState(snapshot),
-              checkpoint_id:
-                typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
-              as_node: asNode,
-              updated_at: now,
-            },
-            append,
-          ),
-        );
-        return { checkpoint };
-      });
-    });
+      },
+      thread ? undefined : this.threads.rowUnderLock(threadId),
+    );
+  }
+
+  /** The update, while the thread is idle and its checkpoints held. */
+  private async writeHeld(
+    graphId: string,
+    threadId: string,
+    checkpoints: CheckpointHold,
+    write: {
+      from: JsonObject;
+      asNode: string | null;
+      now: string;
+      apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>;
+    },
+  ): Promise<StateUpdated> {
+    const graph = (await this.application.graph(graphId, {
+      configurable: { thread_id: threadId },
+    })) as unknown as UpdatableGraph;
+    const next = await refusedAsBadRequest(() =>
+      write.apply(graph, {
+        configurable: { thread_id: threadId, checkpoint_ns: '', ...write.from },
+      }),
+    );
+    const checkpoint = (next.configurable ?? {}) as JsonObject;
+    const snapshot = (await graph.getState({
+      configurable: { thread_id: threadId },
+    })) as StateSnapshotLike;
+    // The new checkpoint and the state it leads to land together, or neither does.
+    await checkpoints.appendWith((append) =>
+      this.threads.recordStateUpdate(
+        threadId,
+        {
+          ...summarizeState(snapshot),
+          checkpoint_id:
+            typeof checkpoint.checkpoint_id === 'string' ? checkpoint.checkpoint_id : '',
+          as_node: write.asNode,
+          updated_at: write.now,
+        },
+        append,
+      ),
+    );
+    return { checkpoint };
   }
 
   /** The graph a thread's state belongs to: `metadata.graph_id`, set by its first run. */
-  graphOf(thread: Pick<ThreadRow, 'thread_id' | 'metadata'>): string {
+  graphOf(thread: ThreadKey): string {
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') {
       throw new DomainError(

@@ -21,6 +21,7 @@ import {
   type ThreadTtl,
 } from './thread.decider.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
+import type { ReadUnderLock } from '../run-records/run-queue.js';
 import {
   threadStream,
   type ThreadCopiedData,
@@ -28,6 +29,9 @@ import {
 } from './thread.events.js';
 import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
+
+/** What a thread's state writes need of its row. */
+export type ThreadKey = Pick<ThreadRow, 'thread_id' | 'metadata'>;
 
 /** Minutes of the TTL a thread created without one gets (`checkpointer.ttl.default_ttl`), or null. */
 export const DEFAULT_THREAD_TTL_MINUTES = Symbol('DEFAULT_THREAD_TTL_MINUTES');
@@ -213,19 +217,19 @@ export class ThreadsService {
   }
 
   /**
-   * The thread for a state write, read without waiting for the read model when it already shows
-   * the thread with its graph (what a write needs of it, and what never changes once set); the
-   * write itself is checked against the thread's stream. Otherwise as `row`.
+   * The thread for a state write, read in the round trip of the thread's lock without waiting for
+   * the read model: what a write needs of it is its graph, which the write checks against the
+   * thread's stream. Undefined when the read model does not show it with its graph yet.
    */
-  async rowForWrite(threadId: string): Promise<ThreadRow> {
-    if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
-    const row = await this.dataSource
-      .getRepository(ThreadEntity)
-      .createQueryBuilder('t')
-      .where('t.thread_id = :threadId', { threadId })
-      .getOne();
-    if (row && typeof row.metadata.graph_id === 'string') return row;
-    return this.row(threadId);
+  rowUnderLock(threadId: string): ReadUnderLock<ThreadKey | undefined> {
+    return {
+      sql: (literal) =>
+        `select thread_id, metadata from threads where thread_id = ${literal(threadId)}`,
+      take: (rows) => {
+        const [row] = rows as ThreadKey[];
+        return row && typeof row.metadata.graph_id === 'string' ? row : undefined;
+      },
+    };
   }
 
   /** Whether the thread exists, from its stream: true at once after its creation, on any replica. */
