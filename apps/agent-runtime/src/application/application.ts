@@ -255,6 +255,19 @@ export class Application extends GraphCatalog {
   }
 
   /**
+   * Runs `work` as the only writer of the thread's checkpoints (a run holding the thread): only
+   * the first read of them queries the log.
+   */
+  async owningCheckpoints<T>(
+    graphId: string,
+    threadId: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const saver = await this.saverFor(graphId);
+    return saver.storage.owned(threadId, work);
+  }
+
+  /**
    * Runs `work` with the thread's checkpoint writes trailing behind the graph (a run under
    * `async` durability): resolves once they are all in the log.
    */

@@ -86,6 +86,15 @@ export class EventCheckpointStorage {
   }
 
   /**
+   * Runs `work` while the caller is the only writer of the thread's checkpoints without holding
+   * back what it writes (a run that holds the thread): after its first read of them, they are read
+   * from the cache, which folds its appends.
+   */
+  owned<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    return this.cache.exclusively(threadId, work);
+  }
+
+  /**
    * Runs `work` (a run under `async` durability) with the thread's checkpoint writes trailing
    * behind it, so that the puts of several steps gather into one commit (see `TrailingWrites`);
    * resolves once every one of them is in the log, and fails if one could not be appended.

@@ -132,8 +132,22 @@ export class RunExecutor {
       await writer.append(withLifecycleIds(run.run_id, started));
       this.runObserver.runStarted(run, claimed.attempt, startedAt);
       const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
-      const outcome = await this.attempt(claimed, writer, stop.signal);
-      return await this.finish(claimed, writer, lifecycle, outcome, startedAt);
+      // Nobody else writes the thread's checkpoints while its run holds it: after the run's
+      // first read of them, the state it ends with is read from what it wrote.
+      const { outcome, state } = await this.application.owningCheckpoints(
+        run.graph_id,
+        run.thread_id,
+        async () => {
+          const ended = await this.attempt(claimed, writer, stop.signal);
+          if (ended.rollBack) {
+            await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
+          }
+          const captured =
+            claimed.attempt === 1 && claimed.cancelAction ? undefined : await this.threadState(run);
+          return { outcome: ended, state: captured };
+        },
+      );
+      return await this.finish(claimed, writer, lifecycle, { outcome, state, startedAt });
     } catch (error) {
       const reason = error instanceof RunStopped ? error.reason : undefined;
       if (reason?.kind === 'lost_lease' || reason?.kind === 'shutdown') {
@@ -245,19 +259,19 @@ export class RunExecutor {
     };
   }
 
+  /** Records how the run ended (`state`: the thread's state after it, when it could be read). */
   private async finish(
     claimed: ClaimedRun,
     writer: RunStepWriter,
     lifecycle: RunLifecycle,
-    outcome: Outcome,
-    startedAt: string,
+    ending: {
+      readonly outcome: Outcome;
+      readonly state: StateSnapshotLike | undefined;
+      readonly startedAt: string;
+    },
   ): Promise<RunEnd> {
     const run = claimed.payload;
-    if (outcome.rollBack) {
-      await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
-    }
-    const state =
-      claimed.attempt === 1 && claimed.cancelAction ? undefined : await this.threadState(run);
+    const { outcome, state, startedAt } = ending;
     const finished: RunFinishedData = {
       run_id: run.run_id,
       thread_id: run.thread_id,
