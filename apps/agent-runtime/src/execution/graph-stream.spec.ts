@@ -1,5 +1,4 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { AIMessageChunk } from '@langchain/core/messages';
 import { START, StateGraph } from '@langchain/langgraph';
 import {
   needsCallbackEvents,
@@ -9,7 +8,6 @@ import {
   type StreamMode,
   type StreamedEvent,
 } from './graph-stream.js';
-import { toWireJson } from './wire-json.js';
 import {
   ItemsState,
   NODE_METADATA,
@@ -423,27 +421,4 @@ describe('runs that need no callback event', () => {
       expect(comparable(direct)).toEqual(comparable(reference));
     },
   );
-});
-
-describe('toWireJson', () => {
-  it('turns LangChain messages anywhere in a payload into dicts', () => {
-    const chunk = new AIMessageChunk({ content: 'x', id: 'm1' });
-
-    expect(toWireJson({ nested: [chunk], at: new Date(0), gone: undefined })).toEqual({
-      nested: [
-        {
-          content: 'x',
-          tool_calls: [],
-          invalid_tool_calls: [],
-          tool_call_chunks: [],
-          additional_kwargs: {},
-          response_metadata: {},
-          id: 'm1',
-          type: 'ai',
-        },
-      ],
-      at: '1970-01-01T00:00:00.000Z',
-    });
-    expect(toWireJson(undefined)).toBeNull();
-  });
 });

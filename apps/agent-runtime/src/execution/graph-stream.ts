@@ -20,7 +20,9 @@ import {
   toDebugTask,
 } from './debug-payloads.js';
 import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
-import { isRecord, toWireJson, withoutKey } from './wire-json.js';
+import type { JsonValue } from '#libs/event-store';
+import { toJsonValue } from '../common/json-payload.js';
+import { isRecord, withoutKey } from './records.js';
 
 /** The stream modes a run may ask for. */
 export const STREAM_MODES = [
@@ -39,7 +41,8 @@ export type StreamMode = (typeof STREAM_MODES)[number];
 
 export interface StreamedEvent {
   readonly event: string;
-  readonly data: unknown;
+  /** Plain JSON: `JSON.stringify(data)` is the wire text. */
+  readonly data: JsonValue;
 }
 
 export interface GraphCommand {
@@ -237,11 +240,11 @@ function eventNameOf(mode: string, namespace: readonly string[], subgraphs: bool
 }
 
 /** `[message, metadata]` as a plain tuple, with `graph_node` added to the metadata. */
-function toMessageTuple(payload: unknown): unknown {
-  const tuple = toWireJson(payload);
+function toMessageTuple(payload: unknown): JsonValue {
+  const tuple = toJsonValue(payload);
   if (!Array.isArray(tuple) || tuple.length !== 2) return tuple;
-  const [message, metadata] = tuple as unknown[];
-  return [message, withGraphNode(metadata)];
+  const [message = null, metadata = null] = tuple;
+  return [message, withGraphNode(metadata) as JsonValue];
 }
 
 /** The event (if any) that the reference sends for one chunk of the graph's own stream. */
@@ -262,22 +265,22 @@ function toModeEvent(
       if (isCheckpointEnvelope(chunk.payload)) {
         return requested.has('checkpoints')
           ? undefined
-          : { event: name, data: toWireJson(chunk.payload) };
+          : { event: name, data: toJsonValue(chunk.payload) };
       }
       return requested.has('checkpoints')
-        ? { event: name, data: toWireJson(toCheckpointsEvent(chunk.payload)) }
+        ? { event: name, data: toJsonValue(toCheckpointsEvent(chunk.payload)) }
         : undefined;
     case 'debug':
       return requested.has('debug')
-        ? { event: name, data: toWireJson(toDebugEvent(chunk.payload)) }
+        ? { event: name, data: toJsonValue(toDebugEvent(chunk.payload)) }
         : undefined;
     case 'tasks':
       return requested.has('tasks')
-        ? { event: name, data: toWireJson(toDebugTask(chunk.payload)) }
+        ? { event: name, data: toJsonValue(toDebugTask(chunk.payload)) }
         : undefined;
     default:
       return requested.has(chunk.mode as StreamMode)
-        ? { event: name, data: toWireJson(chunk.payload) }
+        ? { event: name, data: toJsonValue(chunk.payload) }
         : undefined;
   }
 }
@@ -356,7 +359,7 @@ async function* streamCallbackEvents(
       const modeEvent = chunk && toModeEvent(chunk, requested, subgraphs);
       if (modeEvent !== undefined) yield modeEvent;
     } else if (requested.has('events')) {
-      yield { event: 'events', data: toWireJson(event.raw) };
+      yield { event: 'events', data: toJsonValue(event.raw) };
     }
 
     if (legacyMessages !== undefined) {

@@ -8,11 +8,13 @@
  * - `messages/complete` `[...messages]` for messages that appear in the graph's state for the
  *   first time (read from the root `values` chunks).
  */
-import { isRecord, toWireJson } from './wire-json.js';
+import type { JsonValue } from '#libs/event-store';
+import { toJsonValue } from '../common/json-payload.js';
+import { isRecord } from './records.js';
 
 export interface LegacyMessageEvent {
   readonly event: 'messages/metadata' | 'messages/partial' | 'messages/complete';
-  readonly data: unknown;
+  readonly data: JsonValue;
 }
 
 interface ConcatenableMessage {
@@ -60,7 +62,7 @@ export class LegacyMessagesTracker {
       this.completedIds.add(id);
       return true;
     });
-    if (fresh.length > 0) yield { event: 'messages/complete', data: toWireJson(fresh) };
+    if (fresh.length > 0) yield { event: 'messages/complete', data: toJsonValue(fresh) };
   }
 
   /** `messages/metadata` (first chunk only) then `messages/partial` for a chat model chunk. */
@@ -73,9 +75,9 @@ export class LegacyMessagesTracker {
     if (previous === undefined) {
       yield {
         event: 'messages/metadata',
-        data: { [id]: { metadata: toWireJson(withGraphNode(metadata)) } },
+        data: { [id]: { metadata: toJsonValue(withGraphNode(metadata)) } },
       };
     }
-    yield { event: 'messages/partial', data: toWireJson([accumulated]) };
+    yield { event: 'messages/partial', data: toJsonValue([accumulated]) };
   }
 }

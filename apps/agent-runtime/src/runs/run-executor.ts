@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import type { EventStore, JsonObject } from '#libs/event-store';
 import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
-import { toJsonValue } from '../common/json-payload.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
 import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
 import { withLifecycleIds } from './run-event-ids.js';
@@ -205,7 +204,7 @@ export class RunExecutor {
         signal,
       });
       const emitAll = async (): Promise<void> => {
-        for await (const chunk of chunks) await writer.emit(chunk.event, toJsonValue(chunk.data));
+        for await (const chunk of chunks) await writer.emit(chunk.event, chunk.data);
       };
       // LangGraph's default: a step does not wait for the checkpoint of the one before.
       if ((run.durability ?? 'async') === 'async') {
