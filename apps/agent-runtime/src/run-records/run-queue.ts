@@ -49,6 +49,11 @@ export interface QueuedRun {
 export const RUN_WAKE_CHANNEL = 'berth_runs';
 export const RUN_CANCEL_CHANNEL = 'berth_run_cancel';
 
+/** What a thread's admission lock is taken on. */
+function threadLockKey(threadId: string): string {
+  return `berth-thread:${threadId}`;
+}
+
 /** A cancellation as other processes hear it: `<run id>:<action>`. */
 export function cancelNotice(runId: string, action: 'interrupt' | 'rollback'): string {
   return `${runId}:${action}`;
@@ -97,6 +102,7 @@ export class RunQueue {
     strategy: MultitaskStrategy,
     options: { once?: boolean } = {},
   ): Promise<readonly string[] | undefined> {
+    if (!options.once && (await this.enqueueIfIdle(run))) return [];
     return this.underThreadLock(run.thread_id, async (client, inflight) => {
       if (options.once) {
         const claimed = await client.query(
@@ -142,6 +148,27 @@ export class RunQueue {
       );
       return admission.cancel;
     });
+  }
+
+  /**
+   * Queues and announces the run in one statement when its thread has no run queued, which any
+   * multitask strategy admits; false, with nothing queued, when it has one.
+   */
+  private async enqueueIfIdle(run: RunCreatedData): Promise<boolean> {
+    const { rows } = await this.pool.query<{ queued_run: string }>({
+      name: 'run_queue_admit_if_idle',
+      text: 'select queued_run from run_queue_admit_if_idle($1, $2, $3, $4, $5, $6, $7)',
+      values: [
+        threadLockKey(run.thread_id),
+        run.thread_id,
+        run.run_id,
+        JSON.stringify(run),
+        run.not_before ?? null,
+        RUN_WAKE_CHANNEL,
+        `${this.origin}:${run.run_id}`,
+      ],
+    });
+    return rows.length === 0;
   }
 
   /** The runs waiting or running, narrowed to a thread, to some ids, or to one status. */
@@ -203,7 +230,7 @@ export class RunQueue {
       // the queue (and what is read alongside) is read after the lock is held.
       const [, , queued, extra] = (await client.query(
         `begin;
-         select pg_advisory_xact_lock(hashtextextended(${literal(`berth-thread:${threadId}`)}, 0));
+         select pg_advisory_xact_lock(hashtextextended(${literal(threadLockKey(threadId))}, 0));
          select run_id from run_queue where thread_id = ${literal(threadId)} order by created_at` +
           (alongside ? `;\n${alongside.sql(literal)}` : ''),
       )) as unknown as [

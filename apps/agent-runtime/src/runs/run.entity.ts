@@ -82,4 +82,31 @@ export const RUN_MIGRATIONS = [
             claimed_at timestamptz not null default clock_timestamp()
           );`,
   },
+  {
+    version: 2204,
+    name: 'a run queued in one statement when its thread has none',
+    // Takes the thread's admission lock (held until the statement's transaction ends), then,
+    // with a snapshot taken after it (a volatile function's statements each take one), queues
+    // and announces the run when the thread has no other; otherwise queues nothing and returns
+    // the thread's queued runs, for the caller's full admission.
+    sql: `
+      create function run_queue_admit_if_idle(p_lock_key text, p_thread uuid, p_run uuid,
+                                              p_payload jsonb, p_not_before timestamptz,
+                                              p_channel text, p_notice text)
+      returns table (queued_run uuid)
+      language plpgsql volatile as $$
+      begin
+        perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
+        if exists (select 1 from run_queue where thread_id = p_thread) then
+          return query select q.run_id from run_queue q where q.thread_id = p_thread
+                        order by q.created_at;
+          return;
+        end if;
+        insert into run_queue (run_id, thread_id, status, payload, not_before)
+        values (p_run, p_thread, 'pending', p_payload, p_not_before);
+        perform pg_notify(p_channel, p_notice);
+      end;
+      $$;
+    `,
+  },
 ];
