@@ -256,15 +256,16 @@ export class Application extends GraphCatalog {
 
   /**
    * Runs `work` as the only writer of the thread's checkpoints (a run holding the thread): only
-   * the first read of them queries the log.
+   * the first read of them queries the log. A graph whose LangGraph cannot be bound has no
+   * checkpointer: `work` then runs as it is, and meets that failure itself.
    */
   async owningCheckpoints<T>(
     graphId: string,
     threadId: string,
     work: () => Promise<T>,
   ): Promise<T> {
-    const saver = await this.saverFor(graphId);
-    return saver.storage.owned(threadId, work);
+    const saver = await this.saverFor(graphId).catch(() => undefined);
+    return saver ? saver.storage.owned(threadId, work) : work();
   }
 
   /**
