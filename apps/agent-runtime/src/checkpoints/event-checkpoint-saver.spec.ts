@@ -412,6 +412,42 @@ describe('EventCheckpointSaver', () => {
   });
 });
 
+describe('EventCheckpointStorage.owned (a run holding its thread)', () => {
+  it('reads the thread once, and then from what it wrote', async () => {
+    const store = new MemoryEventStore();
+    const [first] = await chain(new EventCheckpointSaver(store), 't', 1);
+    const saver = new EventCheckpointSaver(store);
+    store.reads.length = 0;
+
+    const next = checkpointAt({ by: 'the run' });
+    const latest = await saver.storage.owned('t', async () => {
+      expect((await saver.getTuple(config('t')))?.checkpoint.id).toBe(first);
+      await saver.put(config('t', first), next, metadata(1), {});
+      return saver.getTuple(config('t'));
+    });
+
+    expect(latest?.checkpoint.id).toBe(next.id);
+    expect(store.reads).toEqual([{ streamId: 'checkpoints-t', fromPosition: 0, returned: 1 }]);
+  });
+
+  it('reads again when an append it did not make came between', async () => {
+    const store = new MemoryEventStore();
+    const [first] = await chain(new EventCheckpointSaver(store), 't', 1);
+    const saver = new EventCheckpointSaver(store);
+    const other = new EventCheckpointSaver(store);
+    const theirs = checkpointAt({ by: 'someone else' });
+
+    const latest = await saver.storage.owned('t', async () => {
+      await saver.getTuple(config('t'));
+      await other.put(config('t', first), theirs, metadata(1), {});
+      await saver.put(config('t', theirs.id), checkpointAt({ by: 'the run' }), metadata(2), {});
+      return saver.getTuple(config('t', theirs.id));
+    });
+
+    expect(latest?.checkpoint.id).toBe(theirs.id);
+  });
+});
+
 describe('ThreadCheckpointCache', () => {
   it('reads only from the last position seen, and nothing new after its own appends', async () => {
     const store = new MemoryEventStore();
