@@ -79,8 +79,15 @@ export class RunsService {
     now: string,
     identity: RunIdentity | undefined,
   ): Promise<CreatedRun | undefined> {
+    // Both reads at once; the assistant's answer still comes first, and a thread is made only
+    // for a run whose assistant exists.
+    const threadFound = threadId === null ? undefined : this.threads.exists(threadId);
+    threadFound?.catch(() => undefined);
     const assistant = await this.assistants.resolve(body.assistant_id);
-    if (threadId !== null) await this.requireThread(threadId, body.if_not_exists ?? 'reject', now);
+    if (threadId !== null) {
+      const found = (await threadFound) ?? false;
+      await this.requireThread(threadId, found, body.if_not_exists ?? 'reject', now);
+    }
     const runId = identity?.runId ?? uuidv7();
     const runThreadId = threadId ?? identity?.threadId ?? uuidv7();
     const temporary = threadId === null && body.on_completion !== 'keep';
@@ -353,10 +360,11 @@ export class RunsService {
 
   private async requireThread(
     threadId: string,
+    found: boolean,
     ifNotExists: 'reject' | 'create',
     now: string,
   ): Promise<void> {
-    if (await this.threads.exists(threadId)) return;
+    if (found) return;
     if (ifNotExists === 'create' && isUuid(threadId)) {
       await this.threads.create(threadId, {}, 'do_nothing', now);
       return;
