@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -414,6 +415,31 @@ describe('agent runtime runs: records, interrupts, multitasking, cancel and webh
       expect(values.result).toBe('The sum of 1..4 is 10.');
       expect((await suite.client.threads.get(threadId)).status).toBe('idle');
     });
+  });
+
+  it('makes the thread of a run that asks for it with if_not_exists, and none for an unknown assistant', async () => {
+    const threadId = randomUUID();
+    const body = { assistant_id: 'custom', input: { steps: 1 } };
+
+    const refused = await api(`/threads/${threadId}/runs`, { method: 'POST', body });
+    expect(refused.status).toBe(404);
+    const unknownAssistant = await api(`/threads/${threadId}/runs`, {
+      method: 'POST',
+      body: { ...body, assistant_id: 'no-such-graph', if_not_exists: 'create' },
+    });
+    expect(unknownAssistant.status).toBe(404);
+    expect(await unknownAssistant.json()).toEqual({
+      detail: expect.stringContaining('No assistant found') as unknown,
+    });
+    await expect(suite.client.threads.get(threadId)).rejects.toMatchObject({ status: 404 });
+
+    const run = await suite.client.runs.create(threadId, 'custom', {
+      input: { steps: 1 },
+      ifNotExists: 'create',
+    });
+    await suite.client.runs.join(threadId, run.run_id);
+    expect((await suite.client.runs.get(threadId, run.run_id)).status).toBe('success');
+    expect((await suite.client.threads.get(threadId)).thread_id).toBe(threadId);
   });
 
   it('admits a new run on a thread as soon as its previous run is reported finished', async () => {
