@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import { isRecord } from './records.js';
 
 interface Dictable {
   toDict(): { type: unknown; data: unknown };
@@ -35,7 +36,7 @@ function copyProperty(
 ): JsonValue | typeof OMITTED {
   if (typeof value === 'object' && value !== null && isDictable(value)) {
     const { type, data } = value.toDict();
-    return copyObject({ ...(isPlainRecord(data) ? data : {}), type }, ancestors);
+    return copyObject({ ...(isRecord(data) ? data : {}), type }, ancestors);
   }
   const json = withToJson(value, key);
   switch (typeof json) {
@@ -115,8 +116,4 @@ function copyObject(object: object, ancestors: object[]): JsonObject {
 function enter(value: object, ancestors: object[]): void {
   if (ancestors.includes(value)) throw new TypeError('Converting circular structure to JSON');
   ancestors.push(value);
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

@@ -4,7 +4,7 @@
  * RunnableConfigs, the server adds snake_case `parent_config` plus compact checkpoint
  * references and hides internal (`__`-prefixed) configurable keys.
  */
-import { isRecord, withoutKey } from './records.js';
+import { isRecord, withoutKey } from '../common/records.js';
 
 export interface CheckpointReference {
   readonly thread_id: string;

@@ -22,7 +22,7 @@ import {
 import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
 import type { JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
-import { isRecord, withoutKey } from './records.js';
+import { isRecord, withoutKey } from '../common/records.js';
 
 /** The stream modes a run may ask for. */
 export const STREAM_MODES = [

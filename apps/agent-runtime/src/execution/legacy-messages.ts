@@ -10,7 +10,7 @@
  */
 import type { JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
-import { isRecord } from './records.js';
+import { isRecord } from '../common/records.js';
 
 export interface LegacyMessageEvent {
   readonly event: 'messages/metadata' | 'messages/partial' | 'messages/complete';

@@ -46,6 +46,14 @@ interface UpdatableGraph {
   getState(config: Record<string, unknown>): Promise<unknown>;
 }
 
+/** A state write: where it starts, the node it is written as, when, and the graph call doing it. */
+interface HeldWrite {
+  readonly from: JsonObject;
+  readonly asNode: string | null;
+  readonly now: string;
+  readonly apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>;
+}
+
 /** LangGraph's refusals of an update (an unknown node, an ambiguous writer) are the caller's. */
 const REFUSED_UPDATES = new Set(['InvalidUpdateError', 'EmptyInputError']);
 
@@ -75,9 +83,12 @@ export class ThreadStateUpdates {
       ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
       ...(update.checkpoint ?? {}),
     };
-    return this.write(threadId, undefined, from, update.asNode ?? null, now, (graph, config) =>
-      graph.updateState(config, update.values ?? null, update.asNode),
-    );
+    return this.write(threadId, undefined, {
+      from,
+      asNode: update.asNode ?? null,
+      now,
+      apply: (graph, config) => graph.updateState(config, update.values ?? null, update.asNode),
+    });
   }
 
   /** `PATCH /threads/{id}/state`: keys merged into the metadata of the thread's latest checkpoint. */
@@ -112,34 +123,35 @@ export class ThreadStateUpdates {
     const graphId = this.graphOf(thread);
     const createCommand = await this.application.createCommand(graphId);
     const lastNode = supersteps.at(-1)?.updates.at(-1)?.as_node ?? null;
-    return this.write(thread.thread_id, thread, {}, lastNode, now, (graph, config) =>
-      graph.bulkUpdateState(
-        config,
-        supersteps.map((superstep) => ({
-          updates: superstep.updates.map((update) => ({
-            values: update.command ? createCommand(update.command) : (update.values ?? null),
-            asNode: update.as_node,
+    return this.write(thread.thread_id, thread, {
+      from: {},
+      asNode: lastNode,
+      now,
+      apply: (graph, config) =>
+        graph.bulkUpdateState(
+          config,
+          supersteps.map((superstep) => ({
+            updates: superstep.updates.map((update) => ({
+              values: update.command ? createCommand(update.command) : (update.values ?? null),
+              asNode: update.as_node,
+            })),
           })),
-        })),
-      ),
-    );
+        ),
+    });
   }
 
   /** `thread`: its row when the caller has it; otherwise it is read with the thread's lock. */
   private async write(
     threadId: string,
     thread: ThreadKey | undefined,
-    from: JsonObject,
-    asNode: string | null,
-    now: string,
-    apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>,
+    write: HeldWrite,
   ): Promise<StateUpdated> {
     return this.queue.whileIdle(
       threadId,
       async (found) => {
         const graphId = this.graphOf(thread ?? found ?? (await this.threads.row(threadId)));
         return this.application.holdingCheckpoints(graphId, threadId, (checkpoints) =>
-          this.writeHeld(graphId, threadId, checkpoints, { from, asNode, now, apply }),
+          this.writeHeld(graphId, threadId, checkpoints, write),
         );
       },
       thread ? undefined : this.threads.rowUnderLock(threadId),
@@ -151,12 +163,7 @@ export class ThreadStateUpdates {
     graphId: string,
     threadId: string,
     checkpoints: CheckpointHold,
-    write: {
-      from: JsonObject;
-      asNode: string | null;
-      now: string;
-      apply: (graph: UpdatableGraph, config: Record<string, unknown>) => Promise<NextConfig>;
-    },
+    write: HeldWrite,
   ): Promise<StateUpdated> {
     const graph = (await this.application.graph(graphId, {
       configurable: { thread_id: threadId },

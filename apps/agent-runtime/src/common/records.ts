@@ -1,4 +1,4 @@
-/** Small helpers for the plain records of LangGraph's stream payloads. */
+/** Small helpers for plain records (stream payloads, JSON). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
