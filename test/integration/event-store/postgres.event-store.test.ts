@@ -238,6 +238,33 @@ describe('PostgreSQL event store', () => {
     expect(await store.readStream(taken)).toHaveLength(1);
   });
 
+  it('keeps every character of appends committed together, whatever an array literal would escape', async () => {
+    const awkward = [
+      'quotes " and \' and backslashes \\ \\\\ \\"',
+      '{braces}, commas, NULL, "NULL", (parens)',
+      'é ß 漢字 🚀 \u2028 \t tab \n newline',
+      'x'.repeat(200_000),
+    ];
+    const streams = awkward.map(() => `group-text-${randomUUID()}`);
+    await Promise.all(
+      streams.map((stream, index) =>
+        store.append(stream, [anEvent('Awkward', { text: awkward[index] ?? '' })]),
+      ),
+    );
+    const parts = streams.map((stream, index) => ({
+      streamId: `${stream}-all`,
+      events: [anEvent('Awkward', { text: awkward[index] ?? '' })],
+    }));
+    await store.appendAll(parts);
+
+    for (const [index, stream] of streams.entries()) {
+      for (const id of [stream, `${stream}-all`]) {
+        const [event] = await store.readStream(id);
+        expect(event?.data).toEqual({ text: awkward[index] });
+      }
+    }
+  });
+
   it('never deadlocks two processes appending to the same streams in opposite orders', async () => {
     const other = await PostgresEventStore.connect({ connectionString: database.url });
     const streams = Array.from({ length: 8 }, () => `order-${randomUUID()}`);

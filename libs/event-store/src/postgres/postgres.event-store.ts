@@ -1,5 +1,6 @@
 import { CountedClient } from '#libs/database';
 import { ReadCoalescer } from './read-coalescer.js';
+import { binaryTextArray } from './binary-text-array.js';
 import { GroupCommit, type AppendRequest } from './group-commit.js';
 import pg from 'pg';
 import { AppendSignals, type AppendNotice } from '../append-signals.js';
@@ -207,7 +208,7 @@ export class PostgresEventStore extends EventStore {
       values: [
         group.map((append) => append.stream),
         group.map((append) => append.expected),
-        group.map((append) => append.events),
+        binaryTextArray(group.map((append) => append.events)),
       ],
     });
     const outcomes: AppendRow[] = [];
@@ -298,7 +299,7 @@ export class PostgresEventStore extends EventStore {
         appends.map((part) => part.streamId),
         expected.map(encodeExpected),
         appends.map((part) => part.expectedEventId ?? null),
-        appends.map((part) => JSON.stringify(part.events)),
+        binaryTextArray(appends.map((part) => JSON.stringify(part.events))),
       ],
     });
     const refused = rows.find((row) => !LANDED.has(row.outcome) && row.outcome !== 'rolled_back');
