@@ -101,6 +101,21 @@ describe('readableJson', () => {
     expect(readableJson(bytes('{nope'))).toBeUndefined();
   });
 
+  it("takes LangGraph's serializer's text as it is only because checking it would change nothing", async () => {
+    const awkward = {
+      integerKeys: { b: 1, 10: 'ten', 2: 'two', a: 0 },
+      numbers: [-0, 1e21, 5e-324, 0.1 + 0.2, 2 ** 53 + 2, -1e-7],
+      ['__proto__']: { polluted: false },
+      text: 'quotes " \\ \u00e9 é 漢字 🚀 \u2028 \t',
+      message: new AIMessage({ content: 'hi', id: 'm1', tool_calls: [] }),
+      missing: undefined,
+    };
+    const [, text] = await serde.dumpsTyped(awkward);
+
+    expect(readableJson(text, true)).toEqual(readableJson(text, false));
+    expect(readableJson(text, false)).not.toBeUndefined();
+  });
+
   it('refuses JSON with whitespace it would not reproduce', () => {
     expect(readableJson(bytes('{ "a": 1 }'))).toBeUndefined();
     expect(readableJson(bytes('{"a":1}'))).toEqual({ a: 1 });

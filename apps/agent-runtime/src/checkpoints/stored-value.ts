@@ -25,7 +25,7 @@ const JSONB_UNSAFE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
 export async function encodeValue(serde: CheckpointSerde, value: unknown): Promise<StoredValue> {
   const [type, bytes] = await serde.dumpsTyped(value);
   if (type === 'json') {
-    const json = readableJson(bytes);
+    const json = readableJson(bytes, writesStringifiedJson(serde));
     if (json !== undefined) return { type: 'json', value: json };
   }
   return {
@@ -34,19 +34,35 @@ export async function encodeValue(serde: CheckpointSerde, value: unknown): Promi
   };
 }
 
-/** Gives back what the serializer's `loadsTyped` makes of the bytes `dumpsTyped` produced. */
+/**
+ * Gives back what the serializer's `loadsTyped` makes of the bytes `dumpsTyped` produced. LangGraph's
+ * own serializer is given the JSON as text, which it would otherwise decode from bytes.
+ */
 export async function decodeValue(serde: CheckpointSerde, stored: StoredValue): Promise<unknown> {
   if ('base64' in stored) {
     return serde.loadsTyped(stored.type, Uint8Array.from(Buffer.from(stored.base64, 'base64')));
   }
-  return serde.loadsTyped(stored.type, utf8Encoder.encode(JSON.stringify(stored.value)));
+  const text = JSON.stringify(stored.value);
+  return serde.loadsTyped(
+    stored.type,
+    writesStringifiedJson(serde) ? text : utf8Encoder.encode(text),
+  );
+}
+
+/**
+ * LangGraph's `JsonPlusSerializer` writes `JSON.stringify`'s text (with a replacer), which parses
+ * back to a value that stringifies to the same text, and reads JSON given as a string.
+ */
+function writesStringifiedJson(serde: CheckpointSerde): boolean {
+  return serde.constructor.name === 'JsonPlusSerializer';
 }
 
 /**
  * The parsed JSON when it re-serializes to exactly the same text (so nothing is lost to number
- * precision or formatting) and PostgreSQL's jsonb can store it; undefined otherwise.
+ * precision or formatting) and PostgreSQL's jsonb can store it; undefined otherwise. Text known to
+ * be `JSON.stringify`'s (`stringified`) is not serialized again to be compared.
  */
-export function readableJson(bytes: Uint8Array): JsonValue | undefined {
+export function readableJson(bytes: Uint8Array, stringified = false): JsonValue | undefined {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -60,5 +76,5 @@ export function readableJson(bytes: Uint8Array): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  return JSON.stringify(parsed) === text ? (parsed as JsonValue) : undefined;
+  return stringified || JSON.stringify(parsed) === text ? (parsed as JsonValue) : undefined;
 }
