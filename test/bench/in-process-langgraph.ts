@@ -21,6 +21,29 @@ export interface InProcessFigures {
   readonly firstChunkP50: number;
 }
 
+/** The example's agent graph, loaded in this process, with a `MemorySaver`. */
+async function loadAgentGraph(): Promise<AgentGraph> {
+  const module = (await tsImport(
+    pathToFileURL(resolve('examples/agent/src/agent.ts')).href,
+    pathToFileURL(join(process.cwd(), 'package.json')).href,
+  )) as { graph: AgentGraph };
+  module.graph.checkpointer = new MemorySaver();
+  return module.graph;
+}
+
+/** How long each of `runs` invokes one after another on one thread took, in order. */
+export async function timeGrowingThreadInProcess(input: unknown, runs: number): Promise<number[]> {
+  const graph = await loadAgentGraph();
+  const thread = { configurable: { thread_id: randomUUID() } };
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await graph.invoke(input, thread);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
 /**
  * The same graph Berth serves, run in this process by LangGraph itself (`MemorySaver`, no server,
  * nothing durable): the floor any server's figures can be compared with.
@@ -31,12 +54,7 @@ export async function measureInProcessLangGraph(options: {
   readonly runsPerThread: number;
   readonly samples: number;
 }): Promise<InProcessFigures> {
-  const module = (await tsImport(
-    pathToFileURL(resolve('examples/agent/src/agent.ts')).href,
-    pathToFileURL(join(process.cwd(), 'package.json')).href,
-  )) as { graph: AgentGraph };
-  const graph = module.graph;
-  graph.checkpointer = new MemorySaver();
+  const graph = await loadAgentGraph();
   const config = () => ({ configurable: { thread_id: randomUUID() } });
   for (let i = 0; i < 20; i += 1) await graph.invoke(options.input, config());
 

@@ -22,6 +22,7 @@ import { costPerRun, idleRates, sampleCost } from './run-cost.js';
 import { loadGoal, waitLoad, type WaitLoad } from './load.bench-phase.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
+import { growingThreadBench } from './growing-thread.bench-phase.js';
 
 /** Scales every sequential phase; the default keeps the whole run within about three minutes. */
 const ITERATIONS = Math.max(10, Number(process.env.BENCH_ITERATIONS ?? 80));
@@ -762,6 +763,16 @@ async function main(): Promise<void> {
     console.log(
       `  in-process LangGraph: ${((performance.now() - inProcessStarted) / 1000).toFixed(1)} s (the example's graph with MemorySaver, in this process)`,
     );
+    const growingStarted = performance.now();
+    const growing = await growingThreadBench({
+      databaseUrl: database.url,
+      input: QUESTION,
+      newThread: () => createThread(berth),
+      runOnce: (threadId) => runToItsEnd(berth, threadId),
+    });
+    console.log(
+      `  growing thread: ${((performance.now() - growingStarted) / 1000).toFixed(1)} s (Berth, then the same runs in this process)`,
+    );
     const scaleStarted = performance.now();
     const scale = await scaleOutBench(parallelRuns);
     console.log(
@@ -874,6 +885,7 @@ async function main(): Promise<void> {
           peer: millis(inProcess.firstChunkP50),
           ratio: speedUp(firstBytePeerP50, inProcess.firstChunkP50, true),
         },
+        ...growing.rows,
       ],
     );
     console.log(
