@@ -49,18 +49,23 @@ const event = (id: string): EventToAppend => ({ eventId: id, type: 'CheckpointSa
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('StreamAppender', () => {
-  it('gathers what arrives while an append is in flight into the next, in call order', async () => {
+  it('gathers what arrives within one turn, and then what arrives while an append is in flight, in call order', async () => {
     const store = new GatedStore();
     const appender = new StreamAppender(store as never);
     const first = appender.append('checkpoints-t', event('a'));
     const second = appender.append('checkpoints-t', event('b'));
+    await turn();
     const third = appender.append('checkpoints-t', event('c'));
+    const fourth = appender.append('checkpoints-t', event('d'));
     store.release();
     await turn();
     store.release();
 
-    expect(await Promise.all([first, second, third])).toEqual([0, 1, 2]);
-    expect(store.appends.map((a) => a.ids)).toEqual([['a'], ['b', 'c']]);
+    expect(await Promise.all([first, second, third, fourth])).toEqual([0, 1, 2, 3]);
+    expect(store.appends.map((a) => a.ids)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(store.appends.every((a) => a.expected === 'any')).toBe(true);
   });
 
@@ -69,6 +74,7 @@ describe('StreamAppender', () => {
     const appender = new StreamAppender(store as never);
     const one = appender.append('checkpoints-1', event('a'));
     const two = appender.append('checkpoints-2', event('b'));
+    await turn();
     store.release();
 
     expect(await Promise.all([one, two])).toEqual([0, 0]);
@@ -80,10 +86,12 @@ describe('StreamAppender', () => {
     const appender = new StreamAppender(store as never);
     store.failNext = true;
     const failed = appender.append('checkpoints-t', event('a'));
+    await turn();
     store.release();
     await expect(failed).rejects.toThrow('disk full');
 
     const later = appender.append('checkpoints-t', event('b'));
+    await turn();
     store.release();
     expect(await later).toBe(0);
   });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppendResult, EventStore, EventToAppend } from '#libs/event-store';
 
 interface Waiting {
@@ -6,9 +7,10 @@ interface Waiting {
 }
 
 /**
- * Appends to one stream per key in call order, gathering what comes while an append is in
- * flight into the next one: LangGraph issues a step's checkpoint and writes without waiting for
- * each other, so they reach the log in one commit instead of one each.
+ * Appends to one stream per key in call order, gathering what comes within one turn of the event
+ * loop, and what comes while an append is in flight, into one append: LangGraph issues a step's
+ * checkpoint and writes without waiting for each other, so they reach the log in one commit
+ * instead of one each (and a run whose steps never wait for I/O, all its steps' in one).
  */
 export class StreamAppender {
   private readonly queues = new Map<string, Waiting[]>();
@@ -33,6 +35,7 @@ export class StreamAppender {
   }
 
   private async drain(stream: string): Promise<void> {
+    await nextTurn();
     for (;;) {
       const batch = this.queues.get(stream) ?? [];
       if (batch.length === 0) {

@@ -63,17 +63,22 @@ function writerOn(store: GatedStore, position = 1, seq = 0): RunStepWriter {
 }
 
 describe('RunStepWriter', () => {
-  it('numbers chunks from the given seq and batches those that arrive while an append is in flight', async () => {
+  it('numbers chunks from the given seq, appends those of one turn together, and batches those that arrive while an append is in flight', async () => {
     const store = new GatedStore(1);
     const writer = writerOn(store, 1, 5);
     await writer.emit('metadata', { run_id: 'run-1' });
     await writer.emit('values', { a: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
     await writer.emit('values', { a: 2 });
+    await writer.emit('values', { a: 3 });
     await store.drain(writer.flush());
 
-    expect(store.appends.map((a) => a.events.map((e) => e.data.seq))).toEqual([[5], [6, 7]]);
-    expect(store.appends.map((a) => a.expected)).toEqual([1, 2]);
-    expect(writer.streamPosition).toBe(4);
+    expect(store.appends.map((a) => a.events.map((e) => e.data.seq))).toEqual([
+      [5, 6],
+      [7, 8],
+    ]);
+    expect(store.appends.map((a) => a.expected)).toEqual([1, 3]);
+    expect(writer.streamPosition).toBe(5);
   });
 
   it('appends what comes after a flush that found nothing to do', async () => {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { EventEmitter } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { uuidv7, type EventStore, type EventToAppend, type JsonValue } from '#libs/event-store';
 import { runStream } from '../run-records/run.events.js';
 
@@ -7,8 +8,10 @@ import { runStream } from '../run-records/run.events.js';
 const HIGH_WATER_MARK = 5_000;
 
 /**
- * Appends a run's stream chunks as `RunStepEmitted` events in batches: while one append is in
- * flight, new chunks gather and go together in the next. A chunk is numbered (`seq`) as it comes.
+ * Appends a run's stream chunks as `RunStepEmitted` events in batches: the chunks of one turn of
+ * the event loop go together, and while one append is in flight, new chunks gather and go together
+ * in the next. A graph whose steps never wait for I/O runs in one turn, so its whole run's chunks
+ * make one append. A chunk is numbered (`seq`) as it comes.
  * Every append names the position the writer expects, so a worker that lost its claim on the run
  * fails at its next append instead of interleaving with its successor.
  */
@@ -64,6 +67,7 @@ export class RunStepWriter {
 
   private async flushLoop(): Promise<void> {
     try {
+      await nextTurn();
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
