@@ -41,7 +41,34 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('compresses large event data with lz4 where the server has it, with pglz where not', async () => {
+    const client = new pg.Client(database.url);
+    await client.connect();
+    try {
+      const lz4 = await client
+        .query('create temp table lz4_probe (d jsonb compression lz4)')
+        .then(() => true)
+        .catch((error: unknown) => {
+          if ((error as { code?: string }).code === '0A000') return false;
+          throw error;
+        });
+      const stream = `large-${randomUUID()}`;
+      const text = Array.from({ length: 4_000 }, (_, i) => `message ${i} of a long thread`).join(
+        ' ',
+      );
+      await store.append(stream, [anEvent('Large', { text })]);
+      const { rows } = await client.query<{ method: string }>(
+        'select pg_column_compression(data) as method from es_events where stream_id = $1',
+        [stream],
+      );
+      expect(rows).toEqual([{ method: lz4 ? 'lz4' : 'pglz' }]);
+      expect((await store.readStream(stream))[0]?.data).toEqual({ text });
+    } finally {
+      await client.end();
+    }
   });
 
   it('refuses an event id stored before by another append', async () => {

@@ -314,4 +314,20 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 7,
+    name: 'event data compressed with lz4 where the server has it',
+    // A thread's checkpoints and values chunks carry its whole state: large values, which lz4
+    // compresses about twice as fast as the default pglz. Only new values are affected. A server
+    // built without lz4 (or older than PostgreSQL 14) keeps pglz.
+    sql: `
+      do $$
+      begin
+        execute 'alter table es_events alter column data set compression lz4';
+      exception when feature_not_supported or syntax_error then
+        null;
+      end;
+      $$;
+    `,
+  },
 ];
