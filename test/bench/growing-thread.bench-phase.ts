@@ -1,40 +1,28 @@
-import pg from 'pg';
 import { millis, percentile, ratio, type Row } from './bench-support.js';
 import { timeGrowingThreadInProcess } from './in-process-langgraph.js';
+import { queryRows } from '../support/database-query.js';
 
 /** Runs one after another on one thread: each adds its 4 messages to what the next one reads. */
 const GROWING_RUNS = 60;
 /** The first and the last this many runs are compared. */
 const WINDOW = 10;
 
-export interface GrowingThreadResult {
-  readonly rows: Row[];
-  /** Berth's p50 of the last runs over the first, and the in-process one's. */
-  readonly growth: readonly [number, number];
-}
-
 async function logHead(databaseUrl: string): Promise<number> {
-  return logQuery(databaseUrl, 'select coalesce(max(global_position), 0) as n from es_events', []);
+  return single(databaseUrl, 'select coalesce(max(global_position), 0) as n from es_events', []);
 }
 
 /** The JSON text of the events appended after `after`: what the log grew by. */
 async function bytesAppendedSince(databaseUrl: string, after: number): Promise<number> {
-  return logQuery(
+  return single(
     databaseUrl,
     'select coalesce(sum(octet_length(data::text)), 0) as n from es_events where global_position > $1',
     [after],
   );
 }
 
-async function logQuery(databaseUrl: string, text: string, values: unknown[]): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>(text, values);
-    return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
+async function single(databaseUrl: string, sql: string, values: unknown[]): Promise<number> {
+  const [row] = await queryRows<{ n: string }>(databaseUrl, sql, values);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -47,7 +35,7 @@ export async function growingThreadBench(options: {
   readonly input: unknown;
   readonly newThread: () => Promise<string>;
   readonly runOnce: (threadId: string) => Promise<void>;
-}): Promise<GrowingThreadResult> {
+}): Promise<Row[]> {
   const threadId = await options.newThread();
   const berth: number[] = [];
   let lastRunsFrom = 0;
@@ -64,7 +52,7 @@ export async function growingThreadBench(options: {
   const last = (times: readonly number[]): number => percentile(times.slice(-WINDOW), 50);
   const berthGrowth = last(berth) / first(berth);
   const inProcessGrowth = last(inProcess) / first(inProcess);
-  const rows: Row[] = [
+  return [
     {
       metric: `one thread, runs 1-${WINDOW}, p50 (Berth: runs/wait; in-process: invoke)`,
       berth: millis(first(berth)),
@@ -90,5 +78,4 @@ export async function growingThreadBench(options: {
       ratio: '',
     },
   ];
-  return { rows, growth: [berthGrowth, inProcessGrowth] };
 }

@@ -764,7 +764,7 @@ async function main(): Promise<void> {
       `  in-process LangGraph: ${((performance.now() - inProcessStarted) / 1000).toFixed(1)} s (the example's graph with MemorySaver, in this process)`,
     );
     const growingStarted = performance.now();
-    const growing = await growingThreadBench({
+    const growingRows = await growingThreadBench({
       databaseUrl: database.url,
       input: QUESTION,
       newThread: () => createThread(berth),
@@ -885,7 +885,7 @@ async function main(): Promise<void> {
           peer: millis(inProcess.firstChunkP50),
           ratio: speedUp(firstBytePeerP50, inProcess.firstChunkP50, true),
         },
-        ...growing.rows,
+        ...growingRows,
       ],
     );
     console.log(
