@@ -78,9 +78,11 @@ function identityOf(value: unknown): RuntimeIdentity | undefined {
 
 /**
  * Becomes the given user and group, with no supplementary groups, for good: what the
- * application's code does afterwards has only that user's rights.
+ * application's code does afterwards has only that user's rights, and what it writes is its own
+ * alone (umask 077).
  */
 export function dropPrivileges(identity: RuntimeIdentity): void {
+  process.umask(0o077);
   process.setgroups?.([]);
   process.setgid?.(identity.gid);
   process.setuid?.(identity.uid);

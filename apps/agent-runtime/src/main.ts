@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { uuidv7 } from '#libs/event-store';
 import { keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
 import { openProcessLogger, stopOnSignals, type Logger } from '#libs/logging';
-import type { Persistence } from '#libs/persistence';
+import { splitConnectionBudget, type Persistence, type PoolSizes } from '#libs/persistence';
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
 import { Application } from './application/application.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const onError = (error: unknown): void => {
     logger.error(error instanceof Error ? error.message : String(error));
   };
-  const persistence = await openRuntimePersistence(config, onError);
+  const persistence = await openRuntimePersistence(config, onError, poolSizesOf(config));
   observeEventLog(persistence.eventStore, persistence.runners);
   measureRunQueue(persistence.pool);
   const { application, routes, customAuth } = await openApplication(config, persistence, logger);
@@ -83,6 +83,15 @@ async function main(): Promise<void> {
       stop('stdin closed (parent gone)');
     });
   }
+}
+
+/**
+ * Within `BERTH_DATABASE_CONNECTIONS`, the pools get what the LISTEN connections leave: the event
+ * log's (one) and, in a process that executes runs, the run workers' (one).
+ */
+function poolSizesOf(config: RuntimeConfig): PoolSizes | undefined {
+  if (config.databaseConnections === undefined) return undefined;
+  return splitConnectionBudget(config.databaseConnections, config.runWorkers ? 2 : 1);
 }
 
 /** What the runtime's modules are given: what this process opened, and its settings. */

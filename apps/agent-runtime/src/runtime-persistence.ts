@@ -1,6 +1,6 @@
 import type { ObjectLiteral } from 'typeorm';
 import type { Projection } from '#libs/event-store';
-import { openPersistence, type Persistence } from '#libs/persistence';
+import { openPersistence, type Persistence, type PoolSizes } from '#libs/persistence';
 import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { RUN_MIGRATIONS } from './runs/run.entity.js';
@@ -25,6 +25,7 @@ const PROJECTIONS = [
 export function openRuntimePersistence(
   config: StorageConfig,
   onError: (error: unknown) => void,
+  poolSizes?: PoolSizes,
 ): Promise<Persistence> {
   return openPersistence({
     databaseUrl: config.databaseUrl,
@@ -39,6 +40,7 @@ export function openRuntimePersistence(
       ...CRON_MIGRATIONS,
     ],
     projections: PROJECTIONS,
+    poolSizes,
     onError,
   });
 }

@@ -43,6 +43,12 @@ export interface RuntimeConfig {
   readonly storeSweepSeconds: number;
   /** How often each replica looks for crons that are due. */
   readonly cronPollSeconds: number;
+  /**
+   * The most connections this process opens to its database, pools and LISTEN connections
+   * together (`BERTH_DATABASE_CONNECTIONS`, set by the control plane to fit the deployment's
+   * role); unset, each pool opens up to 10.
+   */
+  readonly databaseConnections: number | undefined;
 }
 
 /** One key in clear (`BERTH_API_KEY`), or the SHA-256 digests of the keys (`BERTH_API_KEY_SHA256`). */
@@ -90,6 +96,9 @@ export function isSpare(env: Environment = process.env): boolean {
   return envBoolean('BERTH_AWAIT_ASSIGNMENT', env.BERTH_AWAIT_ASSIGNMENT);
 }
 
+/** Two LISTEN connections (the event log's, the run workers') and one per pool. */
+export const MIN_RUNTIME_CONNECTIONS = 5;
+
 export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig {
   return {
     graphConfigPath: resolve(text(env.BERTH_GRAPH_CONFIG) ?? 'langgraph.json'),
@@ -136,6 +145,13 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
       min: 1,
       max: 60,
     }),
+    databaseConnections:
+      text(env.BERTH_DATABASE_CONNECTIONS) === undefined
+        ? undefined
+        : envInteger('BERTH_DATABASE_CONNECTIONS', env.BERTH_DATABASE_CONNECTIONS, 0, {
+            min: MIN_RUNTIME_CONNECTIONS,
+            max: 10_000,
+          }),
   };
 }
 

@@ -9,6 +9,8 @@ import {
 const KEY = { BERTH_API_KEY: 'key-0123456789' };
 const loadControlPlaneConfig = (env: Record<string, string>) => load({ ...KEY, ...env });
 
+const MIB = 1024 * 1024;
+
 describe('loadControlPlaneConfig', () => {
   it('falls back to the defaults for an empty environment', () => {
     expect(loadControlPlaneConfig({})).toEqual({
@@ -24,7 +26,31 @@ describe('loadControlPlaneConfig', () => {
       localListener: true,
       allowLocalSources: false,
       allowUnsealedTenants: false,
+      limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
+      jail: {
+        build: { memoryBytes: 4096 * MIB, pids: 1024 },
+        runtime: { memoryBytes: 2048 * MIB, pids: 512 },
+        tmpBytes: 256 * MIB,
+        deploymentDiskBytes: 5120 * MIB,
+        osIdRegistry: '/var/lib/berth/os-ids',
+      },
     });
+  });
+
+  it("reads each jail's limits in MiB and processes, and refuses a limit too small to run", () => {
+    const { jail } = loadControlPlaneConfig({
+      BERTH_RUNTIME_MEMORY_MB: '512',
+      BERTH_BUILD_PROCESSES: '64',
+      BERTH_DEPLOYMENT_DISK_MB: '100',
+      BERTH_OS_ID_REGISTRY: '/srv/berth/ids',
+    });
+    expect(jail.runtime.memoryBytes).toBe(512 * MIB);
+    expect(jail.build.pids).toBe(64);
+    expect(jail.deploymentDiskBytes).toBe(100 * MIB);
+    expect(jail.osIdRegistry).toBe('/srv/berth/ids');
+    expect(() => loadControlPlaneConfig({ BERTH_RUNTIME_MEMORY_MB: '8' })).toThrow(
+      'BERTH_RUNTIME_MEMORY_MB must be a whole number from 16',
+    );
   });
 
   it('resolves the default data directory against the working directory', () => {
@@ -67,7 +93,31 @@ describe('loadControlPlaneConfig', () => {
       localListener: true,
       allowLocalSources: false,
       allowUnsealedTenants: false,
+      limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
+      jail: {
+        build: { memoryBytes: 4096 * MIB, pids: 1024 },
+        runtime: { memoryBytes: 2048 * MIB, pids: 512 },
+        tmpBytes: 256 * MIB,
+        deploymentDiskBytes: 5120 * MIB,
+        osIdRegistry: '/var/lib/berth/os-ids',
+      },
     });
+  });
+
+  it("reads each jail's limits in MiB and processes, and refuses a limit too small to run", () => {
+    const { jail } = loadControlPlaneConfig({
+      BERTH_RUNTIME_MEMORY_MB: '512',
+      BERTH_BUILD_PROCESSES: '64',
+      BERTH_DEPLOYMENT_DISK_MB: '100',
+      BERTH_OS_ID_REGISTRY: '/srv/berth/ids',
+    });
+    expect(jail.runtime.memoryBytes).toBe(512 * MIB);
+    expect(jail.build.pids).toBe(64);
+    expect(jail.deploymentDiskBytes).toBe(100 * MIB);
+    expect(jail.osIdRegistry).toBe('/srv/berth/ids');
+    expect(() => loadControlPlaneConfig({ BERTH_RUNTIME_MEMORY_MB: '8' })).toThrow(
+      'BERTH_RUNTIME_MEMORY_MB must be a whole number from 16',
+    );
   });
 
   it('reads the two opt-ins that loosen isolation, and refuses what is not true or false', () => {
@@ -78,6 +128,26 @@ describe('loadControlPlaneConfig', () => {
     expect(config).toMatchObject({ allowLocalSources: true, allowUnsealedTenants: true });
     expect(() => loadControlPlaneConfig({ BERTH_ALLOW_LOCAL_SOURCES: 'yes' })).toThrow(
       /BERTH_ALLOW_LOCAL_SOURCES must be true or false/,
+    );
+  });
+
+  it('reads the limits that keep one tenant from starving the others, within their bounds', () => {
+    const config = loadControlPlaneConfig({
+      BERTH_DEPLOYMENT_DB_CONNECTIONS: '12',
+      BERTH_DB_RESERVED_CONNECTIONS: '0',
+      BERTH_TENANT_MAX_DEPLOYMENTS: ' 3 ',
+    });
+    expect(config.limits).toEqual({
+      deploymentDbConnections: 12,
+      dbReservedConnections: 0,
+      tenantMaxDeployments: 3,
+    });
+    // Fewer than 10 cannot hold two runtimes of 5 side by side during a rollout.
+    expect(() => loadControlPlaneConfig({ BERTH_DEPLOYMENT_DB_CONNECTIONS: '9' })).toThrow(
+      /BERTH_DEPLOYMENT_DB_CONNECTIONS must be a whole number from 10/,
+    );
+    expect(() => loadControlPlaneConfig({ BERTH_TENANT_MAX_DEPLOYMENTS: '0' })).toThrow(
+      /BERTH_TENANT_MAX_DEPLOYMENTS must be a whole number from 1/,
     );
   });
 

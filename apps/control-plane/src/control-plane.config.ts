@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadJailSettings, type JailSettings } from './isolation/jail-settings.js';
 import {
   ConfigError,
   envBoolean,
@@ -40,6 +41,45 @@ export interface ControlPlaneConfig {
   readonly allowLocalSources: boolean;
   /** Whether a second tenant's keys are accepted when tenants cannot be sealed from each other. */
   readonly allowUnsealedTenants: boolean;
+  /** What one tenant may take of the machine, so that it never starves the others. */
+  readonly limits: TenantLimits;
+  /** Each jailed build's and runtime's memory, processes, /tmp and disk; the OS id registry. */
+  readonly jail: JailSettings;
+}
+
+export interface TenantLimits {
+  /** Each deployment's database role's CONNECTION LIMIT; each of its runtimes gets half. */
+  readonly deploymentDbConnections: number;
+  /** Connections of the database server kept for the platform's own processes. */
+  readonly dbReservedConnections: number;
+  /** Deployments a tenant may have at once. */
+  readonly tenantMaxDeployments: number;
+}
+
+/** Two runtimes of 5 (the least one works with) side by side during a rollout. */
+export const MIN_DEPLOYMENT_DB_CONNECTIONS = 10;
+
+function tenantLimits(env: Environment): TenantLimits {
+  return {
+    deploymentDbConnections: envInteger(
+      'BERTH_DEPLOYMENT_DB_CONNECTIONS',
+      env.BERTH_DEPLOYMENT_DB_CONNECTIONS,
+      20,
+      { min: MIN_DEPLOYMENT_DB_CONNECTIONS, max: 10_000 },
+    ),
+    dbReservedConnections: envInteger(
+      'BERTH_DB_RESERVED_CONNECTIONS',
+      env.BERTH_DB_RESERVED_CONNECTIONS,
+      50,
+      { min: 0, max: 100_000 },
+    ),
+    tenantMaxDeployments: envInteger(
+      'BERTH_TENANT_MAX_DEPLOYMENTS',
+      env.BERTH_TENANT_MAX_DEPLOYMENTS,
+      20,
+      { min: 1, max: 100_000 },
+    ),
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -112,5 +152,7 @@ export function loadControlPlaneConfig(env: Environment = process.env): ControlP
       'BERTH_ALLOW_UNSEALED_TENANTS',
       env.BERTH_ALLOW_UNSEALED_TENANTS,
     ),
+    limits: tenantLimits(env),
+    jail: loadJailSettings(env),
   };
 }

@@ -7,6 +7,7 @@ import { DeploymentStatusPageController } from './deployments/deployment-status-
 import { DeploymentsController } from './deployments/deployments.controller.js';
 import { DeploymentsService } from './deployments/deployments.service.js';
 import { DeploymentQueries } from './deployments/deployment-queries.service.js';
+import { DeploymentQuota } from './deployments/deployment-quota.service.js';
 import { DeploymentLogs } from './deployments/deployment-logs.service.js';
 import { HealthController } from './health/health.controller.js';
 import { GitHostIntegrations } from './tenancy/git-host-integrations.js';
@@ -56,6 +57,7 @@ export class ControlPlaneModule {
         ListenerDirectory,
         DeploymentsService,
         DeploymentQueries,
+        DeploymentQuota,
         DeploymentHistory,
         RevisionLogs,
         DeploymentLogs,

@@ -68,6 +68,11 @@ export async function openPlatformResources(
       serverUrl: persistence.database.url,
       platformUrl: persistence.database.url,
       roleKey: deriveKey(masterKey, 'database-role'),
+      connectionLimits: {
+        perDeployment: config.limits.deploymentDbConnections,
+        reservedForPlatform: config.limits.dbReservedConnections,
+      },
+      jail: config.jail,
     });
     const refusedTenants = refusedTenantsOf(config, sandbox);
     return {

@@ -19,6 +19,11 @@ export interface EmbeddedPostgresOptions {
   readonly port?: number;
   /** Receives the output of initdb and postgres, which is otherwise kept quiet. */
   readonly log?: (message: string) => void;
+  /**
+   * Hears, in one line each, that the server exited on its own (and is being restarted), that it
+   * is back, or that it could not be restarted. Written to stderr without it.
+   */
+  readonly report?: (level: 'info' | 'error', message: string) => void;
 }
 
 export interface EmbeddedPostgresServer {
@@ -43,6 +48,21 @@ const STOP_TIMEOUT_MS = 30_000;
 const PORT_ATTEMPTS = 3;
 const STAGING_MAX_AGE_MS = 10 * 60_000;
 const OUTPUT_LINES_KEPT = 40;
+/** Restarts of a server that exits on its own: attempts per exit, and exits tolerated per window. */
+const RESTART_ATTEMPTS = 8;
+const RESTART_FIRST_DELAY_MS = 250;
+const RESTART_MAX_DELAY_MS = 5_000;
+const CRASHES_PER_WINDOW = 5;
+const CRASH_WINDOW_MS = 10 * 60_000;
+/** How long the backends of a dead postmaster get to exit before they are made to. */
+const LEFTOVER_QUIT_AFTER_MS = 3_000;
+const LEFTOVER_KILL_AFTER_MS = 8_000;
+/**
+ * PostgreSQL's default is 100. Each deployment's role may hold BERTH_DEPLOYMENT_DB_CONNECTIONS
+ * (20) of them, the platform keeps BERTH_DB_RESERVED_CONNECTIONS (50): 500 lets about twenty
+ * deployments run, for some 22 MB more shared memory than 100 (measured with PostgreSQL 18).
+ */
+const EMBEDDED_MAX_CONNECTIONS = 500;
 
 const execFileAsync = promisify(execFile);
 
@@ -85,7 +105,14 @@ export async function startEmbeddedPostgres(
       persistent: true,
       createPostgresUser: false,
       initdbFlags: ['--encoding=UTF8', '--locale=C'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
+      ],
       onLog: (message) => {
         output.add(message);
       },
@@ -97,7 +124,16 @@ export async function startEmbeddedPostgres(
   const lock = await acquireDataDirLock(dataDir);
   try {
     if (lock.ownerDied) await stopOrphanedServer(clusterDir);
-    const server = await startCluster(dataDir, clusterDir, owner, output, create, options.port);
+    const report = options.report ?? reportToStderr;
+    const server = await startCluster(
+      dataDir,
+      clusterDir,
+      owner,
+      output,
+      create,
+      options.port,
+      report,
+    );
     try {
       await requirePasswords(clusterDir, server.port, password);
       await closeMaintenanceDatabases(server.port, password);
@@ -120,6 +156,7 @@ async function startCluster(
   output: OutputTail,
   create: (databaseDir: string, port: number) => EmbeddedPostgres,
   preferredPort: number | undefined,
+  report: (level: 'info' | 'error', message: string) => void,
 ): Promise<Omit<EmbeddedPostgresServer, 'url'>> {
   await assertNoServerOnCluster(clusterDir);
   if (await isInitialised(clusterDir)) {
@@ -143,11 +180,140 @@ async function startCluster(
       }
       throw error;
     }
-    let stopping: Promise<void> | undefined;
-    return {
-      port,
-      stop: () => (stopping ??= stopInstance(instance)),
-    };
+    const supervisor = new ClusterSupervisor(instance, clusterDir, port, output, report);
+    supervisor.watch();
+    return { port, stop: () => supervisor.stop() };
+  }
+}
+
+function reportToStderr(_level: 'info' | 'error', message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/**
+ * Restarts a server that exits without being asked to (killed, crashed) on the same cluster and
+ * port, so that the URLs handed out stay good: PostgreSQL recovers what was committed from its
+ * write-ahead log. Retried with a growing delay; a server that keeps dying is given up on (said
+ * once) rather than restarted forever.
+ */
+class ClusterSupervisor {
+  private stopped: Promise<void> | undefined;
+  private restarting: Promise<void> | undefined;
+  private readonly exits: number[] = [];
+
+  constructor(
+    private readonly instance: EmbeddedPostgres,
+    private readonly clusterDir: string,
+    private readonly port: number,
+    private readonly output: OutputTail,
+    private readonly report: (level: 'info' | 'error', message: string) => void,
+  ) {}
+
+  /** Watches the running postmaster for an exit nobody asked for. */
+  watch(): void {
+    const child = childOf(this.instance);
+    if (!child) return;
+    child.once('exit', (code, signal) => {
+      if (this.stopped) return;
+      this.restarting = this.restart(child.pid, code, signal).finally(() => {
+        this.restarting = undefined;
+      });
+    });
+  }
+
+  stop(): Promise<void> {
+    return (this.stopped ??= (async () => {
+      await this.restarting;
+      await stopInstance(this.instance);
+    })());
+  }
+
+  private async restart(
+    pid: number | undefined,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): Promise<void> {
+    const downAt = Date.now();
+    while (this.exits.length > 0 && downAt - (this.exits[0] ?? 0) > CRASH_WINDOW_MS) {
+      this.exits.shift();
+    }
+    this.exits.push(downAt);
+    const how = signal ? `was killed (${signal})` : `exited (code ${code ?? 'none'})`;
+    const what = `The embedded PostgreSQL server (pid ${pid ?? '?'}, port ${this.port}) ${how}`;
+    if (this.exits.length > CRASHES_PER_WINDOW) {
+      this.report(
+        'error',
+        `${what}, the ${this.exits.length}th time within ${CRASH_WINDOW_MS / 60_000} minutes: ` +
+          `it is not restarted again. Its last output:${this.output.describe()}\nRestart Berth ` +
+          'once the cause is fixed.',
+      );
+      return;
+    }
+    this.report('error', `${what}: the database is down; restarting it on ${this.clusterDir}`);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
+      if (this.stopped) return;
+      try {
+        await stopLeftoverBackends(this.clusterDir);
+        await removeStalePidFile(this.clusterDir);
+        await startInstance(this.instance, this.output, this.output.mark());
+        this.watch();
+        const seconds = ((Date.now() - downAt) / 1000).toFixed(1);
+        this.report(
+          'info',
+          `The embedded PostgreSQL server is back (pid ${childOf(this.instance)?.pid ?? '?'}, ` +
+            `port ${this.port}) ${seconds}s after it went down, restarted on its data directory`,
+        );
+        return;
+      } catch (error) {
+        lastError = error;
+        const delay = Math.min(RESTART_FIRST_DELAY_MS * 2 ** (attempt - 1), RESTART_MAX_DELAY_MS);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    this.report(
+      'error',
+      `The embedded PostgreSQL server could not be restarted (${RESTART_ATTEMPTS} attempts): ` +
+        `${reason}\nThe database stays down; restart Berth once the cause is fixed.`,
+    );
+  }
+}
+
+/**
+ * The backends of a killed postmaster exit once they notice it is gone; one busy in a long
+ * statement is asked to quit, then killed: PostgreSQL refuses to start beside them.
+ */
+async function stopLeftoverBackends(clusterDir: string): Promise<void> {
+  const realClusterDir = await fs.realpath(clusterDir);
+  const started = Date.now();
+  let signalled: NodeJS.Signals | undefined;
+  for (;;) {
+    const running = await postgresProcessesIn(realClusterDir);
+    if (!running || running.length === 0) return;
+    const waited = Date.now() - started;
+    const signal: NodeJS.Signals | undefined =
+      waited > LEFTOVER_KILL_AFTER_MS
+        ? 'SIGKILL'
+        : waited > LEFTOVER_QUIT_AFTER_MS
+          ? 'SIGQUIT'
+          : undefined;
+    if (signal && signal !== signalled) {
+      signalled = signal;
+      for (const pid of running) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+    if (waited > LEFTOVER_KILL_AFTER_MS + 2_000) {
+      throw new EmbeddedPostgresError(
+        `PostgreSQL processes (pid ${running.join(', ')}) of the dead server still use ${clusterDir}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -5,6 +5,8 @@ export interface EventStoreConnection {
   /** An `esdb://` or `kurrentdb://` URL selects EventStoreDB; without one the log lives in PostgreSQL. */
   readonly eventStoreUrl?: string;
   readonly databaseUrl: string;
+  /** The most connections the PostgreSQL event store's pool opens (10 by default). */
+  readonly poolSize?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -28,6 +30,7 @@ export async function connectEventStore(connection: EventStoreConnection): Promi
   }
   return PostgresEventStore.connect({
     connectionString: connection.databaseUrl,
+    poolSize: connection.poolSize,
     onError: connection.onError,
   });
 }

@@ -1,15 +1,26 @@
+import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource, type ObjectLiteral } from 'typeorm';
-import { CountedClient, provideDatabase, type ProvidedDatabase } from '#libs/database';
+import {
+  CountedClient,
+  databaseAvailability,
+  isDatabaseUnavailable,
+  provideDatabase,
+  type DatabaseAvailabilityReports,
+  type ProvidedDatabase,
+} from '#libs/database';
 import {
   connectEventStore,
+  describeProjectionFailure,
   migrate,
   PROJECTION_MIGRATIONS,
   ProjectionRunner,
   type EventStore,
   type Migration,
   type Projection,
+  type ProjectionFailure,
 } from '#libs/event-store';
+import { DEFAULT_POOL_SIZES, type PoolSizes } from './connection-budget.js';
 
 export type AnyProjection = Projection<ObjectLiteral>;
 
@@ -32,6 +43,8 @@ export interface PersistenceOptions {
   /** Read-model and other table migrations of the app, applied after the projection checkpoints. */
   readonly migrations: readonly Migration[];
   readonly projections: readonly AnyProjection[];
+  /** The most connections each pool opens (splitConnectionBudget); 10 each by default. */
+  readonly poolSizes?: PoolSizes;
   readonly onError: (error: unknown) => void;
 }
 
@@ -45,39 +58,112 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
+/**
+ * One log line when a read model gets stuck (naming the event it cannot apply), one when it moves
+ * again; never one per retry or per caller. `GET /ok` and the metrics say it too.
+ */
+const PROJECTION_REPORTS = {
+  onStuck: (failure: ProjectionFailure): void => {
+    // A database that cannot be reached is said once, as such (DATABASE_REPORTS).
+    if (databaseAvailability.noticeFailure(failure.error)) return;
+    new Logger('projections').error(
+      `${describeProjectionFailure(failure)}. Retried until it applies; meanwhile what reads it ` +
+        'answers 503 and GET /ok answers 503',
+    );
+  },
+  onRecovered: (failure: ProjectionFailure): void => {
+    if (isDatabaseUnavailable(failure.error)) return;
+    new Logger('projections').log(
+      `The ${failure.projection} read model moves again, after ${failure.attempts} failed attempts`,
+    );
+  },
+};
+
+/**
+ * One log line when the database cannot be reached (its first error), one when it answers again;
+ * never one per request, pool or retry in between. `GET /ok` says it too (libs/database).
+ */
+const DATABASE_REPORTS: DatabaseAvailabilityReports = {
+  onDown: (state) => {
+    new Logger('database').error(
+      `The database cannot be reached: ${state.error}. Until it answers again, GET /ok and the ` +
+        'routes that need it answer 503',
+    );
+  },
+  onUp: (outage, downForMs) => {
+    new Logger('database').log(
+      `The database is reachable again after ${(downForMs / 1000).toFixed(1)}s ` +
+        `(${outage.failures} errors meanwhile)`,
+    );
+  },
+};
+
+/** What the embedded server's supervisor says (it died, it is back), in the process's log. */
+function reportEmbeddedServer(level: 'info' | 'error', message: string): void {
+  const logger = new Logger('embedded-postgres');
+  if (level === 'error') logger.error(message);
+  else logger.log(message);
+}
+
 /** The database, the event log and the read models of one app, opened and migrated in order. */
 export async function openPersistence(options: PersistenceOptions): Promise<Persistence> {
   const database = await provideDatabase({
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
     databaseName: options.databaseName,
+    report: reportEmbeddedServer,
   });
+  // An unreachable database is reported once per outage, not once per pool or connection.
+  const onError = (error: unknown): void => {
+    if (!databaseAvailability.noticeFailure(error)) options.onError(error);
+  };
   const closers: (() => Promise<void>)[] = [() => database.stop()];
   const close = async (): Promise<void> => {
     for (const closer of closers.splice(0).reverse()) await closer().catch(options.onError);
   };
+  const sizes = options.poolSizes ?? DEFAULT_POOL_SIZES;
   try {
     const eventStore = await connectEventStore({
       eventStoreUrl: options.eventStoreUrl,
       databaseUrl: database.url,
-      onError: options.onError,
+      poolSize: sizes.eventStore,
+      onError,
     });
     closers.push(() => eventStore.close());
-    const pool = new pg.Pool({ Client: CountedClient, connectionString: database.url, max: 10 });
-    pool.on('error', options.onError);
+    const pool = new pg.Pool({
+      Client: CountedClient,
+      connectionString: database.url,
+      max: sizes.queries,
+    });
+    pool.on('error', onError);
     closers.push(() => pool.end());
+    const probe = async (): Promise<void> => {
+      await pool.query('select 1');
+    };
+    databaseAvailability.configure({
+      probe,
+      // Requests waiting for a connection: the pool is busy with a database that answers (one
+      // that does not fails those requests, which says so), and /ok need not queue behind them.
+      busy: () => pool.waitingCount > 0,
+      reports: DATABASE_REPORTS,
+    });
+    closers.push(() => {
+      databaseAvailability.release(probe);
+      return Promise.resolve();
+    });
     await migrate(pool, 'read_model_migrations', [...PROJECTION_MIGRATIONS, ...options.migrations]);
     const dataSource = new DataSource({
       type: 'postgres',
       url: database.url,
+      poolSize: sizes.readModels,
       extra: { Client: CountedClient, options: READ_MODEL_SESSION_OPTIONS },
+      poolErrorHandler: onError,
       entities: options.projections.map((projection) => projection.entity),
     });
     await dataSource.initialize();
     closers.push(() => dataSource.destroy());
     const runners = options.projections.map(
-      (projection) =>
-        new ProjectionRunner(eventStore, dataSource, projection, { onError: options.onError }),
+      (projection) => new ProjectionRunner(eventStore, dataSource, projection, PROJECTION_REPORTS),
     );
     closers.push(async () => {
       // What was committed before the shutdown reaches the read models before they close.

@@ -19,6 +19,8 @@ import {
   waitForStatus,
   type Deployment,
 } from '../../support/deployment-flow.js';
+import { processesIn, untilNoneLeft } from '../../support/deployment-processes.js';
+import { within } from '../../support/within.js';
 
 jest.setTimeout(240_000);
 
@@ -57,6 +59,7 @@ describe('a control plane stopped in the middle of a build', () => {
     });
     const second = slow.latest_revision_id ?? '';
     await waitForStatus(cp, deployment.id, second, 'BUILDING');
+    expect(await processesIn(deployment.id)).not.toEqual([]);
     await cp.kill();
 
     // Its runtime processes stop with it: the deployment's URL goes quiet.
@@ -70,8 +73,22 @@ describe('a control plane stopped in the middle of a build', () => {
       if (up) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(up).toBe(false);
+    // Not only quiet: no process of the deployment is left (a jail ends with its parent).
+    expect(await within(untilNoneLeft(deployment.id), 10_000, 'runtime processes ended')).toEqual(
+      [],
+    );
 
     cp = await restartControlPlane(cp);
+    // The live revision serves again before the interrupted one is built again.
+    const rebuilding = async (): Promise<void> => {
+      for (;;) {
+        const lines = await revisionLogs(cp, deployment.id, second, 'build');
+        if (lines.some((line) => line.includes('building it again'))) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await within(rebuilding(), 60_000, 'the interrupted revision is built again');
+    expect(await readEnvThroughGraph(url, cp.apiKey, 'GREETING')).toBe('first');
 
     const revision = await waitForRevision(cp, deployment.id, second);
     expect(revision.status).toBe('DEPLOYED');

@@ -10,6 +10,8 @@ import {
   waitForRevision,
   waitForStatus,
 } from '../../support/deployment-flow.js';
+import { processesIn, untilNoneLeft } from '../../support/deployment-processes.js';
+import { whyUnsealable } from '../../support/tenant-deploy.js';
 import { within } from '../../support/within.js';
 
 jest.setTimeout(240_000);
@@ -30,6 +32,8 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
   await within(poll(), 60_000, what);
 }
 
+const jailed = (await whyUnsealable()) === undefined;
+
 describe('a build a killed control plane left running', () => {
   let first: ControlPlaneProcess | undefined;
   let second: ControlPlaneProcess | undefined;
@@ -39,16 +43,16 @@ describe('a build a killed control plane left running', () => {
     else await first?.dispose();
   });
 
-  it('is ended by the next control plane before it builds again', async () => {
+  it('ends with it in its jail, or is ended by the next control plane before it builds again', async () => {
     first = await startControlPlane();
     const cp = first;
     const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
       name: `leftover-${Date.now()}`,
       source: 'internal_source',
-      // The first build hangs (and says its pid); the next one, after the restart, finishes.
+      // The first build hangs; the next one, after the restart, finishes.
       source_config: {
         build_command:
-          'if [ ! -e ../../first-build ]; then touch ../../first-build; echo "build pid $$"; exec sleep 600; fi',
+          'if [ ! -e "$HOME/first-build" ]; then touch "$HOME/first-build"; echo "build started"; exec sleep 600; fi',
       },
       source_revision_config: { graph_config_path: 'langgraph.json' },
     });
@@ -62,31 +66,72 @@ describe('a build a killed control plane left running', () => {
     );
     const revisionId = patched.body.latest_revision_id;
     await waitForStatus(cp, deploymentId, revisionId, 'BUILDING');
-    let pid = 0;
     await until(async () => {
       const lines = await revisionLogs(cp, deploymentId, revisionId, 'build');
-      pid = Number(lines.map((line) => /^build pid (\d+)$/.exec(line)?.[1]).find(Boolean) ?? 0);
-      return pid > 0;
+      return lines.includes('build started');
     }, 'the build command started');
+    const sleeping = (await processesIn(deploymentId)).filter((p) => p.command === 'sleep 600');
+    expect(sleeping).toHaveLength(1);
 
     await cp.kill();
-    expect(alive(pid)).toBe(true);
+    if (jailed) {
+      // Its jail ends with its parent, SIGKILL or not.
+      await within(untilNoneLeft(deploymentId), 10_000, 'the jailed build ended');
+    } else {
+      expect(alive(sleeping[0]?.pid ?? 0)).toBe(true);
+    }
 
     second = await startControlPlane({
       dataDir: cp.dataDir,
       databaseUrl: cp.databaseUrl,
       port: cp.port,
     });
-    await until(() => !alive(pid), `build process ${pid} ended`);
-    const restarted = second;
-    await until(
-      () =>
-        restarted
-          .output()
-          .includes('Ended 1 build command(s) that a stopped control plane left running'),
-      'the restarted control plane says it ended the leftover',
-    );
+    if (!jailed) {
+      await until(() => !alive(sleeping[0]?.pid ?? 0), 'the leftover build process ended');
+      const restarted = second;
+      await until(
+        () =>
+          restarted
+            .output()
+            .includes('Ended 1 build command(s) that a stopped control plane left running'),
+        'the restarted control plane says it ended the leftover',
+      );
+    }
     const rebuilt = await waitForRevision(second, deploymentId, revisionId);
     expect(rebuilt.status).toBe('DEPLOYED');
+  });
+});
+
+describe('a build that leaves a daemon behind', () => {
+  let cp: ControlPlaneProcess | undefined;
+
+  afterAll(async () => {
+    await cp?.dispose();
+  });
+
+  const itWhereJailed = jailed ? it : it.skip;
+  itWhereJailed('ends it with the build: nothing of a build outlives its command', async () => {
+    cp = await startControlPlane();
+    const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
+      name: `daemon-${Date.now()}`,
+      source: 'internal_source',
+      source_config: {
+        build_command: 'setsid sleep 601 > /dev/null 2>&1 < /dev/null & echo "daemon started"',
+      },
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+    });
+    const objectPath = await uploadSource(cp, created.body.id, await packExample());
+    const patched = await cp.api<{ latest_revision_id: string }>(
+      'PATCH',
+      `/v2/deployments/${created.body.id}`,
+      { source_revision_config: { source_tarball_path: objectPath } },
+    );
+    const revision = await waitForRevision(cp, created.body.id, patched.body.latest_revision_id);
+    expect(revision.status).toBe('DEPLOYED');
+    const lines = await revisionLogs(cp, created.body.id, revision.id, 'build');
+    expect(lines).toContain('daemon started');
+    expect(
+      (await processesIn(created.body.id)).filter((p) => p.command.includes('sleep 601')),
+    ).toEqual([]);
   });
 });

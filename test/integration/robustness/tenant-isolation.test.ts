@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { packDirectory } from '#libs/source-archive';
 import { exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
@@ -10,52 +10,42 @@ import {
   TEST_API_KEY,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
-import {
-  packExample,
-  revisionLogs,
-  waitForRevision,
-  type Deployment,
-} from '../../support/deployment-flow.js';
+import { packExample, revisionLogs } from '../../support/deployment-flow.js';
+import { deployAs, PLATFORM_ROOT, sealableOrSkipped } from '../../support/tenant-deploy.js';
 
 jest.setTimeout(300_000);
 
-const PLATFORM_ROOT = resolve('.');
 const NOBODY = { uid: 65534, gid: 65534 };
-
-/** Why a tenant's code could not run as another user here, if it could not. */
-async function whyUnsealable(): Promise<string | undefined> {
-  if (process.getuid?.() !== 0)
-    return 'the tests do not run as root, so Berth cannot drop privileges';
-  for (let dir = PLATFORM_ROOT; dir !== dirname(dir); dir = dirname(dir)) {
-    if (((await stat(dir)).mode & 0o005) !== 0o005) {
-      return `${dir} is not readable by other users, so a runtime dropped to one cannot load Berth`;
-    }
-  }
-  return undefined;
-}
 
 /** What a tenant's code tries: read the platform's files, list other deployments, log in as others. */
 const PROBE = (dataDir: string, otherDeploymentId: string, otherDatabase: string): string => `
 const fs = require('node:fs');
 const { createRequire } = require('node:module');
-const pg = createRequire(${JSON.stringify(join(PLATFORM_ROOT, 'package.json'))})('pg');
+const pg = () => createRequire(${JSON.stringify(join(PLATFORM_ROOT, 'package.json'))})('pg');
 const tryRead = (path) => { try { fs.readFileSync(path); return 'read'; } catch (e) { return e.code; } };
 const tryList = (path) => { try { fs.readdirSync(path); return 'listed'; } catch (e) { return e.code; } };
 async function tryLogin(change) {
   const url = new URL(process.env.DATABASE_URL);
   change(url);
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new (pg().Client)({ connectionString: url.toString() });
   client.on('error', () => undefined);
   try { await client.connect(); return 'connected'; } catch (e) { return e.code || e.message; }
   finally { await client.end().catch(() => undefined); }
 }
 module.exports = async function probe() {
   const dataDir = ${JSON.stringify(dataDir)};
+  const scratch = 'probe-' + Math.random().toString(36).slice(2);
+  fs.writeFileSync('/tmp/' + scratch, 'scratch');
   return {
     uid: process.getuid(),
+    umask: process.umask(),
+    scratch,
+    scratchMode: fs.statSync('/tmp/' + scratch).mode & 0o777,
+    processes: fs.readdirSync('/proc').filter((entry) => /^\\d+$/.test(entry)).length,
+    dataDirEntries: (() => { try { return fs.readdirSync(dataDir); } catch (e) { return e.code; } })(),
+    tmpEntries: fs.readdirSync('/tmp'),
     secretsKey: tryRead(dataDir + '/secrets.key'),
     postgresPassword: tryRead(dataDir + '/postgres.password'),
-    dataDir: tryList(dataDir),
     uploads: tryList(dataDir + '/uploads'),
     otherDeployment: tryList(dataDir + '/builds/deployments/${otherDeploymentId}'),
     ownDatabase: process.env.DATABASE_URL ? await tryLogin(() => undefined) : 'no DATABASE_URL',
@@ -89,12 +79,22 @@ export const graph = new StateGraph(State)
   .compile();
 `;
 
+/**
+ * In its jail a tenant's code finds the platform's files and other deployments absent, and of
+ * the data directory only the way to its own directories; what it writes is its own alone.
+ */
+const JAILED = {
+  umask: 0o077,
+  scratchMode: 0o600,
+  dataDirEntries: ['builds'],
+  secretsKey: 'ENOENT',
+  postgresPassword: 'ENOENT',
+  uploads: 'ENOENT',
+  otherDeployment: 'ENOENT',
+};
+
 const EXPECTED_DENIALS = {
-  secretsKey: 'EACCES',
-  postgresPassword: 'EACCES',
-  dataDir: 'EACCES',
-  uploads: 'EACCES',
-  otherDeployment: 'EACCES',
+  ...JAILED,
   ownDatabase: 'connected',
   // 42501: no CONNECT privilege on the database; 28P01: password authentication failed.
   otherDatabase: '42501',
@@ -103,63 +103,7 @@ const EXPECTED_DENIALS = {
   superuser: '28P01',
 };
 
-async function deploy(
-  cp: ControlPlaneProcess,
-  key: string,
-  name: string,
-  archive: Buffer,
-  sourceConfig: Record<string, unknown> = {},
-): Promise<{ deployment: Deployment; revision: { id: string; status: string } }> {
-  const created = await cp.api<Deployment>(
-    'POST',
-    '/v2/deployments',
-    {
-      name,
-      source: 'internal_source',
-      source_config: { deployment_type: 'dev', ...sourceConfig },
-      source_revision_config: { graph_config_path: 'langgraph.json' },
-    },
-    key,
-  );
-  expect(created.status).toBe(201);
-  const issued = await cp.api<{ upload_url: string; object_path: string }>(
-    'POST',
-    `/v2/deployments/${created.body.id}/upload-url`,
-    undefined,
-    key,
-  );
-  const put = await fetch(issued.body.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/gzip' },
-    body: archive,
-  });
-  expect(put.ok).toBe(true);
-  const patched = await cp.api<Deployment>(
-    'PATCH',
-    `/v2/deployments/${created.body.id}`,
-    { source_revision_config: { source_tarball_path: issued.body.object_path } },
-    key,
-  );
-  expect(patched.status).toBe(200);
-  const revision = await waitForRevision(
-    cp,
-    created.body.id,
-    patched.body.latest_revision_id ?? '',
-    120_000,
-    key,
-  );
-  const deployment = await cp.api<Deployment>(
-    'GET',
-    `/v2/deployments/${created.body.id}`,
-    undefined,
-    key,
-  );
-  return { deployment: deployment.body, revision };
-}
-
-const unsealable = await whyUnsealable();
-if (unsealable) console.warn(`Tenant isolation tests skipped: ${unsealable}`);
-const describeWhereSealable = unsealable ? describe.skip : describe;
+const describeWhereSealable = await sealableOrSkipped(describe, 'Tenant isolation tests');
 
 describeWhereSealable(
   'tenants sealed from each other on an embedded PostgreSQL, Berth running as root',
@@ -188,7 +132,7 @@ describeWhereSealable(
     });
 
     it("keeps a tenant's build and runtime from the platform's files, other deployments and other databases", async () => {
-      const other = await deploy(cp, OTHER_TENANT_KEY, 'other-tenant-app', await packExample());
+      const other = await deployAs(cp, OTHER_TENANT_KEY, 'other-tenant-app', await packExample());
       expect(other.revision.status).toBe('DEPLOYED');
 
       const otherDatabase = `berth_deployment_${other.deployment.id.replace(/-/g, '')}`;
@@ -205,7 +149,7 @@ describeWhereSealable(
       await writeFile(join(app.dir, 'langgraph.json'), JSON.stringify(config));
 
       const { archive } = await packDirectory(app.dir);
-      const mine = await deploy(cp, TEST_API_KEY, 'probing-app', archive, {
+      const mine = await deployAs(cp, TEST_API_KEY, 'probing-app', archive, {
         build_command: 'node build-probe.cjs',
       });
       expect(mine.revision.status).toBe('DEPLOYED');
@@ -218,15 +162,10 @@ describeWhereSealable(
         unknown
       >;
       // The build has no database of its own to use: it only gets the platform's files refused.
-      expect(inBuild).toMatchObject({
-        secretsKey: 'EACCES',
-        postgresPassword: 'EACCES',
-        dataDir: 'EACCES',
-        uploads: 'EACCES',
-        otherDeployment: 'EACCES',
-        ownDatabase: 'no DATABASE_URL',
-      });
+      expect(inBuild).toMatchObject({ ...JAILED, ownDatabase: 'no DATABASE_URL' });
       expect(inBuild.uid).toBeGreaterThanOrEqual(600_000);
+      // A PID namespace of its own: the shell, node and the jail's init, not the host's processes.
+      expect(inBuild.processes).toBeLessThan(10);
 
       const client = new Client({
         apiUrl: mine.deployment.source_config.custom_url ?? '',
@@ -237,6 +176,9 @@ describeWhereSealable(
       };
       expect(found).toMatchObject(EXPECTED_DENIALS);
       expect(found.uid).toBe(inBuild.uid);
+      expect(found.processes).toBeLessThan(10);
+      // Its /tmp is its own: the build's scratch file is not there.
+      expect(found.tmpEntries).not.toContain(inBuild.scratch);
     });
 
     it('refuses local git sources unless the operator allows them', async () => {

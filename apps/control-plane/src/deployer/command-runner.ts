@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 import type { CommandRegistry } from './command-registry.js';
 
@@ -13,22 +14,48 @@ export interface CommandOptions {
   readonly signal?: AbortSignal;
   /** Where the command's process group is recorded while it runs. */
   readonly registry?: CommandRegistry;
-  /** The OS user and group to run as (with no supplementary groups and umask 007). */
+  /** The OS user and group to run as (with no supplementary groups and umask 077). */
   readonly identity?: OsIdentity;
+  /** Puts the command in the deployment's jail (see Jailer), which runs it as its user. */
+  readonly jail?: (command: readonly string[]) => Promise<Jailed>;
 }
 
 /**
- * Runs one shell command in its own process group, streaming its output line by line; a timeout
- * or an abort ends the whole group.
+ * Runs one shell command in its own process group (in its jail, when given one: then every
+ * process it starts ends with it), streaming its output line by line; a timeout or an abort ends
+ * the whole group.
  */
-export function runCommand(command: string, options: CommandOptions): Promise<CommandOutcome> {
+export async function runCommand(
+  command: string,
+  options: CommandOptions,
+): Promise<CommandOutcome> {
+  if (!options.jail)
+    return runSpawned(['/bin/sh', '-c', shellOf(command, options)], command, options);
+  const jailed = await options.jail(['/bin/sh', '-c', command]);
+  try {
+    const outcome = await runSpawned(jailed.argv, command, options);
+    if (outcome.ok || !(await jailed.ranOutOfMemory())) return outcome;
+    return { ok: false, reason: outOfMemory(`\`${command}\``, jailed.limits) };
+  } finally {
+    await jailed.release();
+  }
+}
+
+const shellOf = (command: string, options: CommandOptions): string =>
+  options.identity ? `umask 077\n${command}` : command;
+
+function runSpawned(
+  argv: readonly string[],
+  command: string,
+  options: CommandOptions,
+): Promise<CommandOutcome> {
   return new Promise((resolve) => {
-    const script = options.identity ? `umask 007\n${command}` : command;
-    const child = spawn('/bin/sh', ['-c', script], {
-      cwd: options.cwd,
+    const jailed = options.jail !== undefined;
+    const child = spawn(argv[0] ?? '/bin/sh', argv.slice(1), {
+      cwd: jailed ? '/' : options.cwd,
       env: options.env,
-      uid: options.identity?.uid,
-      gid: options.identity?.gid,
+      uid: jailed ? undefined : options.identity?.uid,
+      gid: jailed ? undefined : options.identity?.gid,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -49,7 +76,12 @@ export function runCommand(command: string, options: CommandOptions): Promise<Co
       stop(`timed out after ${Math.round(options.timeoutMs / 1000)} s`);
     }, options.timeoutMs);
     const onAbort = (): void => {
-      stop('stopped because the control plane is shutting down');
+      const reason: unknown = options.signal?.reason;
+      stop(
+        reason instanceof Error
+          ? `stopped: ${reason.message}`
+          : 'stopped because the control plane is shutting down',
+      );
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.once('error', (error) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { buildsDirectory, type PlatformResources } from '../platform-resources.js';
 import { CommandRegistry } from './command-registry.js';
 import { DeploymentReconciler } from './deployment-reconciler.js';
+import { DiskQuota } from './disk-quota.js';
 import { SourceBuilder } from './source-builder.js';
 
 export interface DeployerLog {
@@ -40,6 +41,8 @@ function reconcilerOf(resources: PlatformResources, log: DeployerLog): Deploymen
       buildsDirectory(config),
       new CommandRegistry(join(config.dataDir, 'run', 'commands')),
       config.allowLocalSources,
+      new DiskQuota(config.jail.deploymentDiskBytes),
+      resources.sandbox.jailer,
     ),
     tenants: resources.tenants,
     sandbox: resources.sandbox,

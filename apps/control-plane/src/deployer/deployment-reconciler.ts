@@ -124,7 +124,7 @@ export class DeploymentReconciler {
         `Ended ${killed} build command(s) that a stopped control plane left running`,
       );
     }
-    this.runtimes.startSpare();
+    if (!this.deps.sandbox.jailer) this.runtimes.startSpare();
     const head = await this.deps.store.headPosition();
     const subscription = this.deps.store.subscribeToLog({ after: head });
     this.abort.signal.addEventListener('abort', () => void subscription.close(), { once: true });
@@ -165,7 +165,7 @@ export class DeploymentReconciler {
     let state = await this.writer.load(deploymentId);
     if (!state.exists || state.deleted || !isBuildable(state.source)) return;
     if (state.status === 'AWAITING_DELETE') {
-      await this.tearDown(deploymentId, state.port);
+      await this.tearDown(deploymentId, state.port, state.tenant_id ?? 'unknown');
       return;
     }
     if (state.status === 'AWAITING_DATABASE') state = await this.provision(deploymentId);
@@ -179,10 +179,9 @@ export class DeploymentReconciler {
       const superseded = `superseded by revision ${next?.revision_id ?? ''}`;
       await this.writer.setStatus(deploymentId, revision.revision_id, 'SKIPPED', superseded);
     }
-    if (!next) {
-      await this.rollout.restartActive(state, deploymentId);
-      return;
-    }
+    // The live revision serves again (after a restart, or a crash) before anything is rebuilt.
+    await this.rollout.restartActive(state, deploymentId);
+    if (!next) return;
     const rolling = this.rollout
       .roll(state, deploymentId, next)
       .catch(this.deps.onError)
@@ -228,14 +227,15 @@ export class DeploymentReconciler {
     throw new Error(`No free port left in BERTH_DEPLOYMENT_PORTS (${min}-${max})`);
   }
 
-  private async tearDown(deploymentId: string, port: number | null): Promise<void> {
+  private async tearDown(deploymentId: string, port: number | null, tenant: string): Promise<void> {
     await this.rollouts.get(deploymentId);
     await this.runtimes.remove(deploymentId);
     if (port !== null) this.assignedPorts.delete(port);
     // By its name, not the recorded one: a delete may come between its creation and the record.
     await dropDatabase(this.deps.serverUrl, deploymentDatabaseName(deploymentId));
+    const identity = await this.deps.sandbox.identityOf(deploymentId, tenant);
+    await this.deps.builder.tree.remove(deploymentId, identity);
     await this.deps.sandbox.forget(deploymentId);
-    await this.deps.builder.removeDeployment(deploymentId);
     await this.deps.uploads.removeDeployment(deploymentId);
     await this.deps.vault.forget(deploymentId);
     await this.writer.command(deploymentId, { kind: 'torn_down', now: new Date().toISOString() });

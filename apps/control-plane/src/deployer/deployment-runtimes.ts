@@ -1,5 +1,6 @@
+import type { Jailed } from '../isolation/jailer.js';
 import { DeploymentProxy } from './deployment-proxy.js';
-import { SpareRuntimes, type RuntimeProcess } from './runtime-process.js';
+import { RuntimeProcess, SpareRuntimes } from './runtime-process.js';
 
 /**
  * What serves each deployment on this machine: its proxy on the deployment's own port, the
@@ -10,12 +11,14 @@ export class DeploymentRuntimes {
   private readonly active = new Map<string, RuntimeProcess>();
   private readonly spares = new SpareRuntimes();
 
+  /** A spare is kept where runtimes are not jailed: a jail is made for one deployment. */
   startSpare(): void {
     this.spares.start();
   }
 
-  takeSpare(): RuntimeProcess {
-    return this.spares.take();
+  /** The spare, or a runtime started in the given jail. */
+  start(jailed: Jailed | undefined): RuntimeProcess {
+    return jailed ? new RuntimeProcess(jailed) : this.spares.take();
   }
 
   async ensureProxy(deploymentId: string, port: number, host: string): Promise<void> {

@@ -9,13 +9,18 @@ import {
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import type { PlainSecret, SecretVault } from '../secrets/secret-vault.js';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
+import {
+  ConnectionBudgetExceededError,
+  runtimeConnectionsOf,
+} from '../isolation/connection-budget.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';
 import type { UploadStore } from '../uploads/upload-store.js';
 import type { DeploymentRuntimes } from './deployment-runtimes.js';
 import { nextRequested, type DeploymentWriter } from './deployment-writer.js';
 import { ephemeralPort } from './free-port.js';
-import type { RuntimeProcess } from './runtime-process.js';
+import { RUNTIME_COMMAND, type RuntimeProcess } from './runtime-process.js';
+import { DiskQuotaExceededError } from './disk-quota.js';
 import type { SourceBuilder } from './source-builder.js';
 import { HostDetails } from '../logs/host-details.js';
 import { PLATFORM_ROOT } from '../platform-paths.js';
@@ -68,17 +73,19 @@ export class RevisionRollout {
     const activeId = state.active_revision_id;
     if (!activeId || this.deps.runtimes.activeOf(deploymentId)?.running) return;
     const revision = findRevision(state, activeId);
-    if (!revision || !(await this.deps.builder.isBuilt(deploymentId, activeId))) return;
+    if (!revision || !(await this.deps.builder.tree.isBuilt(deploymentId, activeId))) return;
     const secrets = await this.deps.vault.open(deploymentId, revision.secrets);
     const log = this.logOf(state, deploymentId, activeId, secrets);
     log.write('deploy', 'Starting the active revision again');
-    const process = await this.launch(state, deploymentId, revision, secrets, log);
+    let process: RuntimeProcess | undefined;
     try {
+      process = await this.launch(state, deploymentId, revision, secrets, log);
       await process.ready(READY_TIMEOUT_MS);
       this.serve(deploymentId, process, log);
     } catch (error) {
-      await process.stop();
-      log.write('deploy', `Could not start the active revision again: ${String(error)}`);
+      await process?.stop();
+      const reason = error instanceof Error ? error.message : String(error);
+      log.write('deploy', `Could not start the active revision again: ${reason}`);
     } finally {
       await log.flush();
     }
@@ -97,7 +104,7 @@ export class RevisionRollout {
         ...(databasePassword ? [databasePassword] : []),
       ],
       hostDetails: new HostDetails(
-        this.deps.builder.sourceDir(deploymentId, revisionId),
+        this.deps.builder.tree.sourceDir(deploymentId, revisionId),
         [this.deps.config.dataDir, PLATFORM_ROOT],
         state.source_config.custom_url ? [state.source_config.custom_url] : [],
       ),
@@ -113,7 +120,7 @@ export class RevisionRollout {
   ): Promise<DeploymentState | undefined> {
     const { writer, builder } = this.deps;
     const { revision_id: revisionId, status } = revision;
-    const kept = await builder.isBuilt(deploymentId, revisionId);
+    const kept = await builder.tree.isBuilt(deploymentId, revisionId);
     if (status === 'AWAITING_DEPLOY' || status === 'DEPLOYING') {
       const restarted = 'the control plane stopped during the deploy; deploying again';
       if (!kept) {
@@ -196,7 +203,19 @@ export class RevisionRollout {
     const { revision_id: revisionId } = revision;
     await writer.setStatus(deploymentId, revisionId, 'DEPLOYING');
     const deployEnded = timeDeploy();
-    const process = await this.launch(state, deploymentId, revision, secrets, log);
+    let process: RuntimeProcess;
+    try {
+      process = await this.launch(state, deploymentId, revision, secrets, log);
+    } catch (error) {
+      // The server has no connections left for this deployment: refused, the others untouched.
+      const refused =
+        error instanceof ConnectionBudgetExceededError || error instanceof DiskQuotaExceededError;
+      if (!refused) throw error;
+      deployEnded('failure');
+      log.write('deploy', `Deploy refused: ${error.message}`);
+      await writer.setStatus(deploymentId, revisionId, 'DEPLOY_FAILED', log.redact(error.message));
+      return;
+    }
     try {
       await process.ready(READY_TIMEOUT_MS);
       deployEnded('success');
@@ -218,7 +237,8 @@ export class RevisionRollout {
       log.write('deploy', `Stopped the previous revision ${previous.revisionId}`);
     }
     const keep = state.revisions.slice(-KEPT_BUILDS).map((r) => r.revision_id);
-    await this.deps.builder.prune(deploymentId, [...new Set([...keep, revisionId])]);
+    const identity = await this.deps.sandbox.identityOf(deploymentId, state.tenant_id ?? 'unknown');
+    await this.deps.builder.tree.prune(deploymentId, [...new Set([...keep, revisionId])], identity);
   }
 
   private serve(
@@ -226,7 +246,15 @@ export class RevisionRollout {
     process: RuntimeProcess,
     log: RevisionLogWriter,
   ): RuntimeProcess | undefined {
+    const { quota, tree } = this.deps.builder;
+    const stopWatching = quota.watch(tree.deploymentDir(deploymentId), (error) => {
+      log.write('deploy', `Stopping the runtime: ${error.message}`);
+      void process.stop();
+    });
+    void process.exited.then(stopWatching);
     return this.deps.runtimes.serve(deploymentId, process, async () => {
+      const outOfMemory = await process.outOfMemory();
+      if (outOfMemory) log.write('deploy', outOfMemory);
       log.write('deploy', `The runtime ${process.describeExit()}; starting it again`);
       await log.flush();
       this.deps.onRuntimeExit(deploymentId);
@@ -248,9 +276,9 @@ export class RevisionRollout {
     for (const secret of secrets) env[secret.name] = secret.value;
     Object.assign(env, {
       DATABASE_URL: await sandbox.databaseUrlOf(deploymentId, state.database ?? ''),
-      HOME: builder.homeDir(deploymentId),
-      BERTH_DATA_DIR: builder.revisionDir(deploymentId, revision.revision_id),
-      BERTH_GRAPH_CONFIG: builder.graphConfigFile(
+      HOME: builder.tree.homeDir(deploymentId),
+      BERTH_DATA_DIR: builder.tree.revisionDir(deploymentId, revision.revision_id),
+      BERTH_GRAPH_CONFIG: builder.tree.graphConfigFile(
         deploymentId,
         revision.revision_id,
         revision.source_revision_config.graph_config_path ?? 'langgraph.json',
@@ -260,6 +288,10 @@ export class RevisionRollout {
       BERTH_API_KEY_SHA256: tenants.keyDigestsOf(state.tenant_id ?? '').join(','),
       BERTH_TRACING_ENDPOINT: `http://127.0.0.1:${config.port}/v1/tracing-projects/${projectId}/runs`,
       BERTH_TRACING_TOKEN: tracing.tokenOf(projectId),
+      // Its pools fit in half its role's limit: a rollout runs two runtimes side by side.
+      BERTH_DATABASE_CONNECTIONS: String(
+        runtimeConnectionsOf(config.limits.deploymentDbConnections),
+      ),
     });
     log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
     this.deps.onInfo(
@@ -267,8 +299,20 @@ export class RevisionRollout {
     );
     const tenant = state.tenant_id ?? 'unknown';
     const identity = await sandbox.identityOf(deploymentId, tenant);
-    await builder.prepareDeployment(deploymentId, identity, tenant);
-    const runtime = this.deps.runtimes.takeSpare();
+    await builder.tree.prepare(deploymentId, identity, tenant);
+    await builder.quota.check(builder.tree.deploymentDir(deploymentId));
+    const runtime = this.deps.runtimes.start(
+      sandbox.jailer && identity
+        ? await sandbox.jailer.jail(
+            builder.tree.jailRequest(
+              'runtime',
+              { deploymentId, revisionId: revision.revision_id, tenant, identity },
+              builder.tree.sourceDir(deploymentId, revision.revision_id),
+            ),
+            RUNTIME_COMMAND,
+          )
+        : undefined,
+    );
     runtime.assign({
       revisionId: revision.revision_id,
       port,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { RUNTIME_SCRIPT } from '../platform-paths.js';
+import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 
 const STOP_GRACE_MS = 15_000;
@@ -12,7 +13,7 @@ export type RuntimeLaunch = {
   readonly port: number;
   /** What the runtime needs beyond the base environment: its application, port, secrets. */
   readonly env: Readonly<Record<string, string>>;
-  /** The OS user and group the runtime drops to before it loads the application. */
+  /** The OS user and group a spare drops to before it loads the application (unjailed only). */
   readonly identity: OsIdentity | undefined;
   readonly onLine: (line: string) => void;
 };
@@ -27,11 +28,15 @@ function baseEnvironment(): Record<string, string> {
   return env;
 }
 
+/** The command line of an agent runtime. */
+export const RUNTIME_COMMAND: readonly string[] = [process.execPath, RUNTIME_SCRIPT];
+
 /**
- * An agent runtime as a child process. It starts as a spare, with the platform loaded but no
- * application, and gets its application, port and secrets on stdin when a revision takes it.
- * Its stdin stays open: when the control plane dies, even by SIGKILL, the pipe closes and the
- * runtime stops by itself.
+ * An agent runtime as a child process. Unjailed, it starts as a spare, with the platform loaded
+ * but no application; jailed, it starts for one deployment, in its jail and as its user. Either
+ * way it gets its application, port and secrets on stdin when a revision takes it. Its stdin
+ * stays open: when the control plane dies, even by SIGKILL, the pipe closes and the runtime stops
+ * by itself (a jail also ends with its parent).
  */
 export class RuntimeProcess {
   private readonly child: ChildProcess;
@@ -39,8 +44,9 @@ export class RuntimeProcess {
   private readonly early: string[] = [];
   readonly exited: Promise<void>;
 
-  constructor() {
-    this.child = spawn(process.execPath, [RUNTIME_SCRIPT], {
+  constructor(private readonly jailed?: Jailed) {
+    const [command = process.execPath, ...args] = jailed?.argv ?? RUNTIME_COMMAND;
+    this.child = spawn(command, args, {
       env: { ...baseEnvironment(), BERTH_AWAIT_ASSIGNMENT: 'true', BERTH_EXIT_WITH_PARENT: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],
       // A process group of its own: what the application starts is ended with it.
@@ -58,9 +64,16 @@ export class RuntimeProcess {
       else
         this.child.once('exit', () => {
           this.killGroup();
+          void this.jailed?.release();
           resolve();
         });
     });
+  }
+
+  /** Whether the kernel ended it at its jail's memory limit; the log line that says so. */
+  async outOfMemory(): Promise<string | undefined> {
+    if (!this.jailed || !(await this.jailed.ranOutOfMemory())) return undefined;
+    return outOfMemory('The runtime', this.jailed.limits);
   }
 
   /** Puts the spare to work for one revision. */
@@ -68,7 +81,9 @@ export class RuntimeProcess {
     if (this.assigned) throw new Error('This runtime process already serves a revision');
     this.assigned = launch;
     for (const line of this.early.splice(0)) launch.onLine(line);
-    this.child.stdin?.write(`${JSON.stringify({ env: launch.env, identity: launch.identity })}\n`);
+    // A jailed runtime already runs as the deployment's user.
+    const identity = this.jailed ? undefined : launch.identity;
+    this.child.stdin?.write(`${JSON.stringify({ env: launch.env, identity })}\n`);
   }
 
   get revisionId(): string {
@@ -81,6 +96,10 @@ export class RuntimeProcess {
 
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get isJailed(): boolean {
+    return this.jailed !== undefined;
   }
 
   describeExit(): string {
@@ -104,11 +123,15 @@ export class RuntimeProcess {
     throw new Error(`The runtime did not answer GET /ok within ${Math.round(timeoutMs / 1000)} s`);
   }
 
-  /** SIGTERM (its runs go back to the queue), then SIGKILL after a grace period. */
+  /**
+   * Asks it to stop (its runs go back to the queue), then SIGKILL after a grace period. A jail
+   * passes no signal on, so a jailed runtime is asked by closing its stdin.
+   */
   async stop(): Promise<void> {
     if (!this.running) return;
     const exited = once(this.child, 'exit');
-    this.child.kill('SIGTERM');
+    if (this.jailed) this.child.stdin?.end();
+    else this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);

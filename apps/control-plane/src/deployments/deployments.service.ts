@@ -24,6 +24,7 @@ import { findRevision, type DeploymentState } from './domain/deployment.state.js
 import { type Actor } from './domain/deployment.types.js';
 import type { CreateDeploymentDto, PatchDeploymentDto } from './deployments.dto.js';
 import { nameClaimDecider, nameClaimStream } from './domain/name-claim.decider.js';
+import { DeploymentQuota } from './deployment-quota.service.js';
 
 export const actorOf = (caller: Caller): Actor => ({ kind: 'api_key', ...caller });
 
@@ -37,6 +38,7 @@ export class DeploymentsService {
     private readonly listeners: ListenerDirectory,
     @Inject(GitHostIntegrations) private readonly integrations: GitHostIntegrations,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
+    private readonly quota: DeploymentQuota,
   ) {}
 
   async create(caller: Caller, body: CreateDeploymentDto): Promise<DeploymentResource> {
@@ -65,22 +67,30 @@ export class DeploymentsService {
     // Every rule first, so that a refused request claims no name and seals no secret.
     deploymentDecider.decide(command, initialDeploymentState);
     const metadata = this.metadata(actorOf(caller));
-    await handleCommand(
-      this.store,
-      nameClaimStream(caller.tenant_id, body.name),
-      nameClaimDecider,
-      { kind: 'claim', deployment_id: deploymentId, name: body.name },
-      metadata,
-    );
-    const secrets = await this.vault.seal(deploymentId, plain(body.secrets));
-    const { state } = await handleCommand(
-      this.store,
-      deploymentStream(deploymentId),
-      deploymentDecider,
-      { ...command, secrets },
-      metadata,
-    );
-    return toDeploymentResource(state);
+    // A tenant at its quota is refused (409) before it claims a name.
+    await this.quota.take(caller.tenant_id, deploymentId, metadata);
+    try {
+      await handleCommand(
+        this.store,
+        nameClaimStream(caller.tenant_id, body.name),
+        nameClaimDecider,
+        { kind: 'claim', deployment_id: deploymentId, name: body.name },
+        metadata,
+      );
+      const secrets = await this.vault.seal(deploymentId, plain(body.secrets));
+      const { state } = await handleCommand(
+        this.store,
+        deploymentStream(deploymentId),
+        deploymentDecider,
+        { ...command, secrets },
+        metadata,
+      );
+      return toDeploymentResource(state);
+    } catch (error) {
+      // Not created (a name taken, say): its place goes back.
+      await this.quota.release(caller.tenant_id, deploymentId, metadata).catch(() => undefined);
+      throw error;
+    }
   }
 
   async patch(
@@ -161,6 +171,8 @@ export class DeploymentsService {
       { kind: 'release', deployment_id: deploymentId },
       this.metadata(actorOf(caller)),
     );
+    // So is its place in the tenant's quota.
+    await this.quota.release(caller.tenant_id, deploymentId, this.metadata(actorOf(caller)));
   }
 
   async redeploy(

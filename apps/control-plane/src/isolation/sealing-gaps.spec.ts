@@ -7,6 +7,7 @@ const SEALED: SealingFacts = {
   untraversableDataDirAncestor: undefined,
   databaseTrustsEveryone: false,
   databaseRoleCanCreateRoles: true,
+  whyNoJail: undefined,
 };
 
 describe('sealingGaps', () => {
@@ -31,6 +32,10 @@ describe('sealingGaps', () => {
     const trusting = { ...SEALED, databaseTrustsEveryone: true };
     expect(sealingGaps(trusting)).toEqual([expect.stringContaining('trust in pg_hba.conf')]);
     expect(dropsPrivileges(trusting)).toBe(true);
+
+    const noJail = { ...SEALED, whyNoJail: 'bubblewrap is not installed' };
+    expect(sealingGaps(noJail)).toEqual([expect.stringContaining('cannot be sandboxed')]);
+    expect(dropsPrivileges(noJail)).toBe(true);
 
     const noRoles = { ...SEALED, databaseRoleCanCreateRoles: false };
     expect(sealingGaps(noRoles)).toEqual([expect.stringContaining('cannot create roles')]);

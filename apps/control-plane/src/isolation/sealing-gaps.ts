@@ -7,6 +7,8 @@ export type SealingFacts = {
   readonly untraversableDataDirAncestor: string | undefined;
   readonly databaseTrustsEveryone: boolean;
   readonly databaseRoleCanCreateRoles: boolean;
+  /** Why builds and runtimes cannot be sandboxed here (as root); undefined when they can. */
+  readonly whyNoJail: string | undefined;
 };
 
 /** Why tenants' builds and runtimes cannot be sealed from each other here; empty when they are. */
@@ -25,6 +27,12 @@ export function sealingGaps(facts: SealingFacts): string[] {
     gaps.push(
       `builds could not reach the data directory as another user: ${facts.untraversableDataDirAncestor} ` +
         'is not traversable by others (chmod o+x), or choose another BERTH_DATA_DIR',
+    );
+  }
+  if (dropsPrivileges(facts) && facts.whyNoJail) {
+    gaps.push(
+      `builds and runtimes cannot be sandboxed (${facts.whyNoJail}), so each sees the whole ` +
+        "file system its user may read, the host's processes and a shared /tmp",
     );
   }
   if (facts.databaseTrustsEveryone) {

@@ -7,7 +7,14 @@ import {
   restrictDataDirectory,
   unreadableByOthers,
 } from './data-dir-permissions.js';
-import { DeploymentDatabaseRoles } from './deployment-database-roles.js';
+import {
+  DeploymentDatabaseRoles,
+  type DeploymentConnectionLimits,
+} from './deployment-database-roles.js';
+import { ControlGroups } from './control-groups.js';
+import { findJailTools } from './jail-tools.js';
+import { Jailer } from './jailer.js';
+import type { JailSettings } from './jail-settings.js';
 import { OsIdentities, type OsIdentity } from './os-identities.js';
 import { dropsPrivileges, sealingGaps, type SealingFacts } from './sealing-gaps.js';
 
@@ -21,6 +28,10 @@ export interface SandboxOptions {
   readonly platformUrl: string;
   /** Derives the passwords of the deployments' database roles. */
   readonly roleKey: Buffer;
+  /** The deployments' roles' CONNECTION LIMIT, and the server's connections they leave alone. */
+  readonly connectionLimits: DeploymentConnectionLimits;
+  /** The jails' limits and the host's registry of OS ids. */
+  readonly jail: JailSettings;
 }
 
 /** What a deployment's builds and runtime run as, and the database login its runtime uses. */
@@ -28,15 +39,24 @@ export class TenantSandbox {
   private constructor(
     /** Why tenants are not sealed from each other here; empty when they are. */
     readonly gaps: readonly string[],
+    /** What is not limited here (no control groups), said at start; empty when all is. */
+    readonly unlimited: readonly string[],
     private readonly identities: OsIdentities | undefined,
+    /** Makes the sandboxes of builds and runtimes; undefined where there can be none. */
+    readonly jailer: Jailer | undefined,
     private readonly roles: DeploymentDatabaseRoles | undefined,
     private readonly serverUrl: string,
   ) {}
 
   static async open(options: SandboxOptions): Promise<TenantSandbox> {
     await restrictDataDirectory(options.dataDir, options.buildsDir);
-    const roles = new DeploymentDatabaseRoles(options.serverUrl, options.roleKey);
+    const roles = new DeploymentDatabaseRoles(
+      options.serverUrl,
+      options.roleKey,
+      options.connectionLimits,
+    );
     const runsAsRoot = process.getuid?.() === 0;
+    const tools = runsAsRoot ? await findJailTools() : 'Berth does not run as root';
     const facts: SealingFacts = {
       runsAsRoot,
       unreadablePlatformPaths: runsAsRoot
@@ -50,12 +70,30 @@ export class TenantSandbox {
         : undefined,
       databaseTrustsEveryone: await acceptsAnyPassword(options.serverUrl),
       databaseRoleCanCreateRoles: await roles.canCreateRoles(),
+      whyNoJail: typeof tools === 'string' ? tools : undefined,
     };
     const rolesUsed = facts.databaseRoleCanCreateRoles ? roles : undefined;
     await rolesUsed?.sealPlatformDatabase(options.platformUrl);
+    const identities = dropsPrivileges(facts)
+      ? await OsIdentities.open(options.pool, options.jail.osIdRegistry, options.dataDir)
+      : undefined;
+    const groups =
+      typeof tools === 'string' || !identities
+        ? 'no jails'
+        : await ControlGroups.open(identities.instanceId.slice(0, 8));
+    const jailer =
+      typeof tools === 'string' || !identities
+        ? undefined
+        : new Jailer(tools, typeof groups === 'string' ? undefined : groups, options.jail);
+    const unlimited =
+      jailer && typeof groups === 'string'
+        ? [`builds and runtimes have no memory or process limits: ${groups}`]
+        : [];
     return new TenantSandbox(
       sealingGaps(facts),
-      dropsPrivileges(facts) ? new OsIdentities(options.pool) : undefined,
+      unlimited,
+      identities,
+      jailer,
       rolesUsed,
       options.serverUrl,
     );
@@ -83,5 +121,6 @@ export class TenantSandbox {
 
   async forget(deploymentId: string): Promise<void> {
     await this.roles?.drop(deploymentId);
+    await this.identities?.release(deploymentId);
   }
 }

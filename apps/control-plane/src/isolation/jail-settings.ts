@@ -1,0 +1,38 @@
+import { envInteger, envText, type Environment } from '#libs/config';
+import type { ResourceLimits } from './control-groups.js';
+
+const MIB = 1024 * 1024;
+
+/** What each jailed build and runtime may use, and where OS ids are claimed on the host. */
+export interface JailSettings {
+  readonly build: ResourceLimits;
+  readonly runtime: ResourceLimits;
+  /** Size of each jail's private /tmp (memory, within its memory limit). */
+  readonly tmpBytes: number;
+  /** Disk a deployment's tree (home, kept builds) may hold. */
+  readonly deploymentDiskBytes: number;
+  /** The host-wide directory of OS id claims (see OsIdentities). */
+  readonly osIdRegistry: string;
+}
+
+const megabytes = (name: string, value: string | undefined, fallback: number): number =>
+  envInteger(name, value, fallback, { min: 16, max: 16 * 1024 * 1024 }) * MIB;
+
+const processes = (name: string, value: string | undefined, fallback: number): number =>
+  envInteger(name, value, fallback, { min: 16, max: 1_000_000 });
+
+export function loadJailSettings(env: Environment): JailSettings {
+  return {
+    build: {
+      memoryBytes: megabytes('BERTH_BUILD_MEMORY_MB', env.BERTH_BUILD_MEMORY_MB, 4096),
+      pids: processes('BERTH_BUILD_PROCESSES', env.BERTH_BUILD_PROCESSES, 1024),
+    },
+    runtime: {
+      memoryBytes: megabytes('BERTH_RUNTIME_MEMORY_MB', env.BERTH_RUNTIME_MEMORY_MB, 2048),
+      pids: processes('BERTH_RUNTIME_PROCESSES', env.BERTH_RUNTIME_PROCESSES, 512),
+    },
+    tmpBytes: megabytes('BERTH_JAIL_TMP_MB', env.BERTH_JAIL_TMP_MB, 256),
+    deploymentDiskBytes: megabytes('BERTH_DEPLOYMENT_DISK_MB', env.BERTH_DEPLOYMENT_DISK_MB, 5120),
+    osIdRegistry: envText(env.BERTH_OS_ID_REGISTRY) ?? '/var/lib/berth/os-ids',
+  };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { jailCommand, type JailSpec, type JailTools } from './jail.js';
+
+const TOOLS: JailTools = {
+  bwrap: '/usr/bin/bwrap',
+  setpriv: '/usr/bin/setpriv',
+  systemDirs: ['/usr', '/etc'],
+  systemLinks: [{ path: '/bin', target: 'usr/bin' }],
+};
+
+const SPEC: JailSpec = {
+  identity: { uid: 600_001, gid: 600_002 },
+  writable: ['/data/builds/deployments/d/revisions/r/source', '/data/builds/deployments/d/home'],
+  readable: ['/data/builds/cache/dependencies/t'],
+  tmpBytes: 1024,
+  cwd: '/data/builds/deployments/d/revisions/r/source',
+  cgroups: [],
+};
+
+/** The value after each occurrence of `flag`. */
+const after = (argv: readonly string[], flag: string): string[] =>
+  argv.flatMap((value, index) => (value === flag ? [argv[index + 1] ?? ''] : []));
+
+describe('jailCommand', () => {
+  it('gives the command namespaces of its own and only the named directories', () => {
+    const argv = jailCommand(TOOLS, SPEC, ['node', 'main.js']);
+    expect(argv[0]).toBe('/usr/bin/bwrap');
+    for (const flag of ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--new-session']) {
+      expect(argv).toContain(flag);
+    }
+    expect(argv).not.toContain('--unshare-net');
+    expect(after(argv, '--ro-bind')).toEqual(['/usr', '/etc', '/data/builds/cache/dependencies/t']);
+    expect(after(argv, '--bind')).toEqual([
+      '/data/builds/deployments/d/home',
+      '/data/builds/deployments/d/revisions/r/source',
+    ]);
+    expect(after(argv, '--tmpfs')).toEqual(['/tmp']);
+    expect(after(argv, '--size')).toEqual(['1024']);
+    expect(after(argv, '--chdir')).toEqual([SPEC.cwd]);
+  });
+
+  it('makes the directories on the way to a bind passable, each once, before the bind', () => {
+    const argv = jailCommand(TOOLS, SPEC, ['true']);
+    const dirs = after(argv, '--dir');
+    expect(dirs).toEqual([
+      '/data',
+      '/data/builds',
+      '/data/builds/cache',
+      '/data/builds/cache/dependencies',
+      '/data/builds/deployments',
+      '/data/builds/deployments/d',
+      '/data/builds/deployments/d/revisions',
+      '/data/builds/deployments/d/revisions/r',
+    ]);
+    expect(argv.indexOf('/data/builds/deployments/d')).toBeLessThan(
+      argv.indexOf('/data/builds/deployments/d/home'),
+    );
+  });
+
+  it('drops to the deployment user with no capabilities and umask 077, then runs the command', () => {
+    const argv = jailCommand(TOOLS, SPEC, ['node', 'main.js']);
+    const setpriv = argv.indexOf('/usr/bin/setpriv');
+    expect(argv.slice(setpriv, setpriv + 8)).toEqual([
+      '/usr/bin/setpriv',
+      '--reuid=600001',
+      '--regid=600002',
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+    ]);
+    expect(argv.slice(-5)).toEqual([
+      '-c',
+      'umask 077 && exec "$@"',
+      'berth-jail',
+      'node',
+      'main.js',
+    ]);
+  });
+
+  it('joins its control groups before the jail starts', () => {
+    const argv = jailCommand(TOOLS, { ...SPEC, cgroups: ['/cg/memory/x', '/cg/pids/x'] }, ['true']);
+    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(argv.slice(3, 7)).toEqual(['berth-jail', '/cg/memory/x', '/cg/pids/x', '--']);
+    expect(argv[7]).toBe('/usr/bin/bwrap');
+  });
+});
