@@ -10,6 +10,8 @@ export interface DatabaseOptions {
   readonly dataDir: string;
   /** Database created and used on the embedded server; `berth` by default. */
   readonly databaseName?: string;
+  /** Hears that the embedded server died, is back, or could not be restarted (stderr without it). */
+  readonly report?: (level: 'info' | 'error', message: string) => void;
 }
 
 export interface ProvidedDatabase {
@@ -27,7 +29,7 @@ export async function provideDatabase(options: DatabaseOptions): Promise<Provide
     return { url: configured, embedded: false, stop: () => Promise.resolve() };
   }
 
-  const server = await startEmbeddedPostgres({ dataDir: options.dataDir });
+  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, report: options.report });
   const name = options.databaseName ?? DEFAULT_DATABASE_NAME;
   try {
     await ensureDatabase(server.url, name);

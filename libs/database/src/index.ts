@@ -15,3 +15,13 @@ export {
 export { acceptsAnyPassword } from './trust-probe.js';
 export { withoutTrust } from './embedded-postgres.access.js';
 export * from './counted-client.js';
+export {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DatabaseAvailability,
+  databaseAvailability,
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  type DatabaseAvailabilityReports,
+  type DatabaseProbe,
+  type DatabaseState,
+} from './database-availability.js';

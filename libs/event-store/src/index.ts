@@ -11,6 +11,12 @@ export {
   ProjectionTimeoutError,
   type ProjectionRunnerOptions,
 } from './projections/projection-runner.js';
+export {
+  describeProjectionFailure,
+  ProjectionStuckError,
+  type FailedEvent,
+  type ProjectionFailure,
+} from './projections/projection-failure.js';
 export { PROJECTION_MIGRATIONS } from './projections/projection-checkpoints.js';
 export { migrate } from './postgres/postgres.migrator.js';
 export type { Migration } from './postgres/postgres.schema.js';

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { databaseAvailability } from '#libs/database';
 
 /** Nest's own start-up chatter: a debugging aid, not news. */
 const FRAMEWORK_CONTEXTS = new Set([
@@ -33,7 +34,11 @@ export class StructuredNestLogger implements LoggerService {
   error(message: unknown, ...params: unknown[]): void {
     const context = contextOf(params);
     const trace = params.length > 1 && typeof params[0] === 'string' ? params[0] : undefined;
-    this.logger.error({ context, ...(trace ? { stack: trace } : {}) }, textOf(message));
+    const text = textOf(message);
+    // An error that only says the database cannot be reached is the outage, which is said once
+    // (libs/database): each request, run or poll that meets it is a detail for debugging.
+    const level = databaseAvailability.noticeFailure(message) ? 'debug' : 'error';
+    this.logger[level]({ context, ...(trace ? { stack: trace } : {}) }, text);
   }
 
   warn(message: unknown, ...params: unknown[]): void {

@@ -27,8 +27,17 @@ export function registerRequestLogging(app: FastifyInstance): void {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
-    // Health probes come every few seconds from the orchestrator: news only when debugging.
-    const level = reply.statusCode >= 500 ? 'error' : route === HEALTH_ROUTE ? 'debug' : 'info';
+    // Health probes come every few seconds from the orchestrator: news only when debugging. A 503
+    // (the database down, a read model stuck) is a condition said once where it is noticed, not
+    // an error of each request it turns away.
+    const level =
+      route === HEALTH_ROUTE
+        ? 'debug'
+        : reply.statusCode === 503
+          ? 'warn'
+          : reply.statusCode >= 500
+            ? 'error'
+            : 'info';
     app.log[level](
       {
         request_id: request.id,

@@ -100,6 +100,46 @@ export function measureProjectionLag(
   );
 }
 
+/** A projection runner, as far as its failures are concerned. */
+interface FailingProjection {
+  readonly projection: { readonly name: string };
+  /** Set while the read model is stuck on an event it cannot apply. */
+  readonly failure: object | undefined;
+  /** How many times it got stuck. */
+  readonly failures: number;
+}
+
+/**
+ * Read models stuck on an event they cannot apply: a gauge (1 while stuck, per projection) and a
+ * counter of the times each got stuck. Alert on `berth_projection_stuck > 0`; `GET /ok` names the
+ * event.
+ */
+export function measureProjectionFailures(runners: readonly FailingProjection[]): void {
+  new Gauge({
+    name: 'berth_projection_stuck',
+    help: 'Whether a read model is stuck on an event it cannot apply (1) or follows the log (0)',
+    labelNames: ['projection'],
+    registers: [metricsRegistry],
+    collect() {
+      for (const runner of runners) {
+        this.set({ projection: runner.projection.name }, runner.failure ? 1 : 0);
+      }
+    },
+  });
+  new Counter({
+    name: 'berth_projection_failures_total',
+    help: 'Times a read model got stuck on an event it could not apply (once per event, not per retry)',
+    labelNames: ['projection'],
+    registers: [metricsRegistry],
+    collect() {
+      this.reset();
+      for (const runner of runners) {
+        this.inc({ projection: runner.projection.name }, runner.failures);
+      }
+    },
+  });
+}
+
 /** A counter kept elsewhere (in `databaseWork`), read at each scrape. */
 function countedElsewhere(name: string, help: string, read: () => number): void {
   new Counter({

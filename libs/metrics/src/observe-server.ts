@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { EventStore, LogPosition } from '#libs/event-store';
 import { registerRequestLogging } from '#libs/logging';
-import { measureAppends, measureProjectionLag } from './event-store-metrics.js';
+import {
+  measureAppends,
+  measureProjectionFailures,
+  measureProjectionLag,
+} from './event-store-metrics.js';
 import { registerHttpMetrics } from './http-metrics.js';
 
 /** Every request logged once, under its id, and counted and timed. */
@@ -16,8 +20,11 @@ export function observeEventLog(
   runners: readonly {
     readonly position: LogPosition;
     readonly projection: { readonly name: string };
+    readonly failure: object | undefined;
+    readonly failures: number;
   }[],
 ): void {
   measureAppends(store);
   measureProjectionLag(store, runners);
+  measureProjectionFailures(runners);
 }

@@ -7,8 +7,10 @@ import {
   PostgresEventStore,
   PROJECTION_MIGRATIONS,
   ProjectionRunner,
+  ProjectionStuckError,
   ProjectionTimeoutError,
   type Projection,
+  type ProjectionFailure,
   type RecordedEvent,
 } from '#libs/event-store';
 import { anEvent } from '../../../libs/event-store/src/testing/event-store.contract.js';
@@ -58,6 +60,14 @@ function tallyProjection(
   };
 }
 
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('The condition did not come true in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('projection runner', () => {
   let database: TestDatabase;
   let store: PostgresEventStore;
@@ -69,6 +79,7 @@ describe('projection runner', () => {
     'tally_rebuilt',
     'tally_shared',
     'tally_cached',
+    'tally_poisoned',
   ];
 
   beforeAll(async () => {
@@ -332,6 +343,63 @@ describe('projection runner', () => {
     await expect(runner.waitUntilPast(written.logPosition, 50)).rejects.toBeInstanceOf(
       ProjectionTimeoutError,
     );
+  });
+
+  it('says once that it cannot apply an event, fails its waiters at once, and moves again once it can', async () => {
+    const prefix = `poison-${randomUUID()}-`;
+    const tally = tallyProjection('tally_poisoned', prefix);
+    let poisoned = true;
+    // A fold that makes a row its table cannot hold (last_type is NOT NULL), until it is fixed.
+    const projection: Projection<Tally> = {
+      ...tally,
+      evolve: (row, event) => {
+        const next = tally.evolve(row, event);
+        if (event.type !== 'Poison' || !poisoned || !next) return next;
+        return { ...next, last_type: null as unknown as string };
+      },
+    };
+    const stuck: ProjectionFailure[] = [];
+    const recovered: ProjectionFailure[] = [];
+    const runner = new ProjectionRunner(store, dataSource, projection, {
+      onStuck: (failure) => stuck.push(failure),
+      onRecovered: (failure) => recovered.push(failure),
+    });
+    await store.append(`${prefix}a`, [anEvent('Counted', { n: 1 }), anEvent('Counted', { n: 2 })]);
+    const poison = await store.append(`${prefix}b`, [anEvent('Poison', { n: 5 })]);
+    runner.start();
+    try {
+      await until(() => runner.failure !== undefined);
+      expect(runner.failure).toMatchObject({
+        projection: 'tally_poisoned',
+        event: { stream: `${prefix}b`, type: 'Poison' },
+        error: expect.stringContaining('null value') as unknown,
+      });
+      // The events before it are applied; callers are refused at once, not after their bound.
+      expect(await rowsOf('tally_poisoned')).toEqual([
+        { stream_id: `${prefix}a`, events: 2, total: 3, last_type: 'Counted' },
+      ]);
+      const asked = Date.now();
+      await expect(runner.waitUntilPast(poison.logPosition, 5_000)).rejects.toBeInstanceOf(
+        ProjectionStuckError,
+      );
+      expect(Date.now() - asked).toBeLessThan(1_000);
+      // Retried, and said once.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(runner.failure?.attempts).toBeGreaterThan(2);
+      expect(stuck).toHaveLength(1);
+      expect(runner.failures).toBe(1);
+
+      poisoned = false;
+      await until(() => runner.failure === undefined);
+      await runner.waitUntilPast(poison.logPosition, 5_000);
+      expect(recovered).toHaveLength(1);
+      expect((await rowsOf('tally_poisoned')).map((row) => row.last_type)).toEqual([
+        'Counted',
+        'Poison',
+      ]);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('rebuilds a read model from zero', async () => {

@@ -123,3 +123,43 @@ describe('assistant decider', () => {
     assistant.given([created, deleted]).when(create()).then([created]);
   });
 });
+
+describe('assistant decider, on what the assistants read model cannot hold', () => {
+  const update = (fields: Record<string, unknown>): AssistantCommand => ({
+    kind: 'update',
+    fields,
+    now: LATER,
+  });
+
+  it.each([
+    [{ graph_id: '' }, /^graph_id must not be empty/],
+    [{ graph_id: 7 }, /^graph_id must be a string/],
+    [{ name: ['x'] }, /^name must be a string, not a list/],
+    [{ config: 'x' }, /^config must be an object/],
+    [{ metadata: [] }, /^metadata must be an object, not a list/],
+    [{ description: 5 }, /^description must be a string/],
+  ])('refuses the update %j', (fields, message) => {
+    assistant.given([created]).when(update(fields)).thenFails('validation', message);
+  });
+
+  it('takes a null in a field that cannot be null as not given', () => {
+    const [event] = assistant
+      .given([created])
+      .when(update({ graph_id: null, name: null, config: null, context: null, metadata: null }))
+      .events();
+    expect(event?.data).toMatchObject({
+      graph_id: 'agent',
+      name: 'helper',
+      config: firstVersion.config,
+      context: firstVersion.context,
+      metadata: firstVersion.metadata,
+    });
+  });
+
+  it('refuses to create an assistant without a graph', () => {
+    assistant
+      .given([])
+      .when(create({ graph_id: null as unknown as string }))
+      .thenFails('validation', /^graph_id must be a string, not null/);
+  });
+});

@@ -1,4 +1,12 @@
-import { conflict, notFound, type Decider, type JsonObject } from '#libs/domain';
+import {
+  conflict,
+  notFound,
+  requireObject,
+  requireText,
+  requireTextOrNull,
+  type Decider,
+  type JsonObject,
+} from '#libs/domain';
 import type { AssistantEvent, AssistantVersionData } from './assistant.events.js';
 
 export interface AssistantState {
@@ -74,8 +82,33 @@ export function evolveAssistant(state: AssistantState, event: AssistantEvent): A
   }
 }
 
+/** Long enough for any real name; the graph id is one of the application's. */
+const MAX_NAME = 10_000;
+
+/**
+ * What the `assistants` read model holds: `graph_id`, `name`, `config`, `context` and `metadata`
+ * are NOT NULL (a null given is taken as not given), `description` may be null.
+ */
+function checkFields(fields: { readonly [K in keyof AssistantFields]?: unknown }): void {
+  const { graph_id, name, description, config, context, metadata } = fields;
+  if (graph_id != null) requireText('graph_id', graph_id, { maxLength: MAX_NAME });
+  if (name != null) requireText('name', name, { maxLength: MAX_NAME, allowEmpty: true });
+  if (description !== undefined) {
+    requireTextOrNull('description', description, { maxLength: 1_000_000, allowEmpty: true });
+  }
+  for (const [field, value] of Object.entries({ config, context, metadata })) {
+    if (value != null) requireObject(field, value);
+  }
+}
+
 function decide(command: AssistantCommand, state: AssistantState): AssistantEvent[] {
-  if (command.kind === 'create') return decideCreate(command, state);
+  if (command.kind === 'create') {
+    checkFields(command.fields);
+    // The graph of a new assistant is required: null is not taken as absent here.
+    requireText('graph_id', command.graph_id, { maxLength: MAX_NAME });
+    return decideCreate(command, state);
+  }
+  if (command.kind === 'update') checkFields(command.fields);
   const current = activeVersion(state);
   if (!state.exists || !current) throw notFound('Assistant not found');
   switch (command.kind) {

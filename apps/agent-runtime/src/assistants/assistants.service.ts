@@ -134,11 +134,12 @@ export class AssistantsService {
   private async matching(query: SearchAssistantsDto): Promise<SelectQueryBuilder<AssistantRow>> {
     await this.freshness.catchUp('assistants');
     const builder = this.dataSource.getRepository(AssistantEntity).createQueryBuilder('a');
-    if (query.graph_id !== undefined)
+    // A null filter is no filter, as the SDK's own `?? undefined` makes it.
+    if (query.graph_id != null)
       builder.andWhere('a.graph_id = :graphId', { graphId: query.graph_id });
-    if (query.name !== undefined)
+    if (query.name != null)
       builder.andWhere('a.name ilike :name', { name: `%${escapeLike(query.name)}%` });
-    if (query.metadata !== undefined) {
+    if (query.metadata != null) {
       builder.andWhere('a.metadata @> :metadata::jsonb', {
         metadata: JSON.stringify(query.metadata),
       });

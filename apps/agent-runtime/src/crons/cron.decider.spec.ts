@@ -120,6 +120,62 @@ describe('the cron decider', () => {
   });
 });
 
+describe('the cron decider, on what the crons read model cannot hold', () => {
+  const given = cron.given(run([{ kind: 'create', cron: created }]).events);
+  const update = (changes: Record<string, unknown>): CronCommand => ({
+    kind: 'update',
+    changes,
+    now: '2026-01-01T10:05:00.000Z',
+  });
+
+  it('refuses a null schedule even when the cron is disabled at the same time', () => {
+    given.when(update({ enabled: false, schedule: null })).thenFails('validation', /^schedule /);
+  });
+
+  it.each([
+    [{ schedule: null }, /^schedule must be a string, not null/],
+    [{ schedule: '' }, /^schedule must not be empty/],
+    [{ schedule: 'x'.repeat(201) }, /^schedule must be at most 200/],
+    [{ schedule: 'not a schedule' }, /^schedule is not valid/],
+    [{ schedule: 5 }, /^schedule must be a string, not a number/],
+    [{ enabled: null }, /^enabled must be true or false, not null/],
+    [{ enabled: 'yes' }, /^enabled must be true or false/],
+    [{ timezone: 'Nowhere/Else' }, /^timezone is not valid/],
+    [{ timezone: '' }, /^timezone must not be empty/],
+    [{ end_time: 'tomorrow' }, /^end_time must be a date/],
+    [{ end_time: '0000-01-01T00:00:00Z' }, /^end_time must be between/],
+    [{ on_run_completed: null }, /^on_run_completed must be "delete" or "keep"/],
+    [{ on_run_completed: 'archive' }, /^on_run_completed must be one of/],
+    [{ payload: null }, /^payload must be an object, not null/],
+    [{ metadata: null }, /^metadata must be an object, not null/],
+    [{ metadata: [] }, /^metadata must be an object, not a list/],
+  ])('refuses the update %j', (changes, message) => {
+    given.when(update(changes)).thenFails('validation', message);
+  });
+
+  it.each([
+    [{ timezone: null }],
+    [{ end_time: null }],
+    [{ enabled: false }],
+    [{ schedule: '@hourly', timezone: 'Europe/Oslo' }],
+  ])('accepts the update %j', (changes) => {
+    expect(given.when(update(changes)).events()).toHaveLength(1);
+  });
+
+  it.each([
+    [{ schedule: null }, /^schedule /],
+    [{ enabled: null }, /^enabled /],
+    [{ metadata: null }, /^metadata /],
+    [{ payload: 'x' }, /^payload /],
+    [{ end_time: 'soon' }, /^end_time /],
+  ])('refuses to create a cron with %j', (fields, message) => {
+    cron
+      .given([])
+      .when({ kind: 'create', cron: { ...created, ...fields } as typeof created })
+      .thenFails('validation', message);
+  });
+});
+
 describe('cron schedules', () => {
   it('reads ticks in the given time zone', () => {
     const oslo = CronSchedule.parse('0 9 * * *', 'Europe/Oslo');

@@ -1,5 +1,16 @@
-import { conflict, notFound, type Decider } from '#libs/domain';
-import { CronSchedule } from './cron-schedule.js';
+import {
+  conflict,
+  invalid,
+  notFound,
+  requireBoolean,
+  requireInstantOrNull,
+  requireObject,
+  requireOneOf,
+  requireText,
+  requireTextOrNull,
+  type Decider,
+} from '#libs/domain';
+import { CronSchedule, CronScheduleError } from './cron-schedule.js';
 import type { CronCreatedData, CronEvent, CronSettings } from './cron.events.js';
 
 export interface CronState {
@@ -88,11 +99,46 @@ function mayFire(state: CronState, tick: string): boolean {
   return schedule.tickAtOrBefore(new Date(at))?.getTime() === at;
 }
 
+/** Schedules and time zones are short: the longest real ones are far below these. */
+const MAX_SCHEDULE = 200;
+const MAX_TIMEZONE = 100;
+
+/**
+ * What the `crons` read model holds: each given setting has the type of its column (`schedule`
+ * and `enabled` are NOT NULL; `timezone`, `end_time` and `on_run_completed` may be null), so no
+ * decided event can stop its projection. Undefined means not given.
+ */
+function checkSettings(settings: { readonly [K in keyof CronSettings]?: unknown }): void {
+  const { schedule, timezone, end_time, enabled, on_run_completed, payload, metadata } = settings;
+  if (schedule !== undefined) requireText('schedule', schedule, { maxLength: MAX_SCHEDULE });
+  if (timezone !== undefined) requireTextOrNull('timezone', timezone, { maxLength: MAX_TIMEZONE });
+  if (end_time !== undefined) requireInstantOrNull('end_time', end_time);
+  if (enabled !== undefined) requireBoolean('enabled', enabled);
+  if (on_run_completed !== undefined) {
+    requireOneOf('on_run_completed', on_run_completed, ['delete', 'keep', null]);
+  }
+  if (payload !== undefined) requireObject('payload', payload);
+  if (metadata !== undefined) requireObject('metadata', metadata);
+}
+
+/** The schedule and time zone a cron would have must be ones its ticks can be computed from. */
+function checkSchedule(settings: CronSettings): void {
+  try {
+    CronSchedule.parse(settings.schedule, settings.timezone);
+  } catch (error) {
+    if (!(error instanceof CronScheduleError)) throw error;
+    const field = error.message.startsWith('Unknown time zone') ? 'timezone' : 'schedule';
+    throw invalid(field, `is not valid: ${error.message}`);
+  }
+}
+
 function decide(command: CronCommand, state: CronState): CronEvent[] {
   switch (command.kind) {
     case 'create': {
       if (state.exists) throw conflict(`Cron ${command.cron.cron_id} already exists`);
       const { cron } = command;
+      checkSettings(cron);
+      checkSchedule(cron);
       return [
         {
           type: 'CronCreated',
@@ -102,10 +148,15 @@ function decide(command: CronCommand, state: CronState): CronEvent[] {
     }
     case 'update': {
       if (!state.exists || !state.settings) throw notFound('Cron not found');
+      checkSettings(command.changes);
+      if (command.changes.on_run_completed === null) {
+        throw invalid('on_run_completed', 'must be "delete" or "keep"');
+      }
       const after = evolveCron(state, {
         type: 'CronUpdated',
         data: { changes: command.changes, updated_at: command.now, next_run_date: null },
       });
+      if (after.settings) checkSchedule(after.settings);
       return [
         {
           type: 'CronUpdated',

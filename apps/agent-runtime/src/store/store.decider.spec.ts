@@ -76,3 +76,39 @@ describe('the store decider and its read model', () => {
     expect(fold(deleted, fold(put(null, T0)))).toBeUndefined();
   });
 });
+
+describe('the store decider, on what the store_items read model cannot hold', () => {
+  const putOf = (namespace: unknown, key: unknown, value: unknown) => () =>
+    decideStore(
+      {
+        kind: 'put',
+        namespace: namespace as string[],
+        key: key as string,
+        value: value as Record<string, never>,
+        vectors: null,
+        ttlMinutes: null,
+      },
+      undefined,
+      T0,
+    );
+
+  it.each([
+    [
+      'a long namespace',
+      ['x'.repeat(600), 'y'.repeat(600)],
+      'k',
+      {},
+      /^namespace must be at most 1000 bytes/,
+    ],
+    ['a null label', ['a', null], 'k', {}, /^namespace must be a string, not null/],
+    ['a null key', ns, null, {}, /^key must be a string, not null/],
+    ['a null value', ns, 'k', null, /^value must be an object, not null/],
+    ['a list as value', ns, 'k', [], /^value must be an object, not a list/],
+  ])('refuses %s', (_, namespace, key, value, message) => {
+    expect(putOf(namespace, key, value)).toThrow(message);
+  });
+
+  it('puts an item whose namespace is just within the bound', () => {
+    expect(putOf(['x'.repeat(499), 'y'.repeat(500)], '', {})()).toHaveLength(1);
+  });
+});

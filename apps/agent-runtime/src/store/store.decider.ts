@@ -1,4 +1,4 @@
-import type { JsonObject } from '#libs/domain';
+import { invalid, requireObject, requireText, type JsonObject } from '#libs/domain';
 import type { StoreEvent, StoreVectors } from './store.events.js';
 
 /** What a write needs to know of the item as it stands (from the read model). */
@@ -29,6 +29,27 @@ export function expiryOf(from: string, ttlMinutes: number | null): string | null
 }
 
 /**
+ * The namespace names the item's stream (`store-<labels joined with dots>`) and fills an indexed
+ * column: PostgreSQL's b-tree indexes take at most about 2.7 kB a row, so the path is bounded well
+ * below that (and the key too, which only the event holds).
+ */
+export const MAX_NAMESPACE_BYTES = 1_000;
+const MAX_KEY = 1_024;
+
+function checkItem(namespace: readonly unknown[], key: unknown): void {
+  if (!Array.isArray(namespace)) throw invalid('namespace', 'must be a list of strings');
+  for (const label of namespace)
+    requireText('namespace', label, { maxLength: MAX_NAMESPACE_BYTES });
+  if (new TextEncoder().encode(namespace.join('.')).length > MAX_NAMESPACE_BYTES) {
+    throw invalid(
+      'namespace',
+      `must be at most ${MAX_NAMESPACE_BYTES} bytes, its labels joined with dots`,
+    );
+  }
+  requireText('key', key, { maxLength: MAX_KEY, allowEmpty: true });
+}
+
+/**
  * The store is last-writer-wins: puts and deletes always happen, in log order. Only a read that
  * refreshes and the sweeper depend on the item: an item without TTL is never refreshed, and an
  * item is expired only once its expiry has passed (and only that expiry: see the projection).
@@ -41,6 +62,8 @@ export function decideStore(
   const { namespace, key } = command;
   switch (command.kind) {
     case 'put':
+      checkItem(namespace, key);
+      requireObject('value', command.value);
       return [
         {
           type: 'StoreItemPut',
@@ -55,6 +78,7 @@ export function decideStore(
         },
       ];
     case 'delete':
+      checkItem(namespace, key);
       return [{ type: 'StoreItemDeleted', data: { namespace, key, deleted_at: now } }];
     case 'refresh_ttl': {
       const expiresAt = item ? expiryOf(now, item.ttlMinutes) : null;

@@ -1,16 +1,32 @@
-import { Returns } from '#libs/http';
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Returns, ReturnsHealth } from '#libs/http';
+import {
+  PERSISTENCE,
+  processHealth,
+  type Persistence,
+  type ProcessHealth,
+} from '#libs/persistence';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Application } from '../application/application.js';
 import { runtimeInfo, type RuntimeInfo } from './runtime-info.js';
 
 @Controller()
 export class SystemController {
-  constructor(@Inject(Application) private readonly application: Application) {}
+  constructor(
+    @Inject(Application) private readonly application: Application,
+    @Inject(PERSISTENCE) private readonly persistence: Persistence,
+  ) {}
 
-  @Returns('Ok')
+  /**
+   * 503 while the database cannot be reached (docs/operations.md) or a read model is stuck on an
+   * event it cannot apply (docs/projections.md).
+   */
+  @ReturnsHealth()
   @Get('ok')
-  ok(): { ok: true } {
-    return { ok: true };
+  async ok(@Res({ passthrough: true }) reply: FastifyReply): Promise<ProcessHealth> {
+    const health = await processHealth(this.persistence.runners);
+    if (!health.ok) void reply.status(503);
+    return health;
   }
 
   @Returns('Info')

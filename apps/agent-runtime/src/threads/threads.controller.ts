@@ -130,9 +130,10 @@ export class ThreadsController {
       threadId,
       {
         values: body.values,
-        asNode: body.as_node,
-        checkpoint: body.checkpoint,
-        checkpointId: body.checkpoint_id,
+        // Null is not given, as the SDK sends an absent option.
+        asNode: body.as_node ?? undefined,
+        checkpoint: body.checkpoint ?? undefined,
+        checkpointId: body.checkpoint_id ?? undefined,
       },
       now(),
     );
@@ -199,9 +200,9 @@ export class ThreadsController {
   ): Promise<ThreadStateResource[]> {
     return this.state.history(threadId, {
       limit: body.limit ?? 10,
-      before: beforeConfig(body.before),
-      filter: body.metadata,
-      checkpoint: body.checkpoint,
+      before: beforeConfig(body.before ?? undefined),
+      filter: body.metadata ?? undefined,
+      checkpoint: body.checkpoint ?? undefined,
     });
   }
 }

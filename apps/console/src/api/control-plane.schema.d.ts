@@ -591,6 +591,35 @@ export interface components {
             /** @enum {boolean} */
             ok: true;
         };
+        /** @description The database cannot be reached (`database`: why, since when), or a read model is stuck on an event it cannot apply (`failing`: which one, which event, why): 503. */
+        NotOk: {
+            /** @enum {boolean} */
+            ok: false;
+            detail: string;
+            failing: {
+                projection: string;
+                event?: {
+                    stream?: string;
+                    stream_position?: number;
+                    type?: string;
+                    log_position?: string;
+                } | null;
+                after: string;
+                error: string;
+                /** Format: date-time */
+                since: string;
+                attempts: number;
+            }[];
+            /** @description Present while the database cannot be reached. */
+            database?: {
+                /** @enum {boolean} */
+                ok: false;
+                error: string;
+                /** Format: date-time */
+                since: string;
+                failures: number;
+            };
+        };
         /** @description Every error answer: what went wrong, in words. */
         ErrorDetail: {
             detail: string;
@@ -821,6 +850,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database cannot be reached, or a read model is stuck on an event it cannot apply */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotOk"];
                 };
             };
             /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */

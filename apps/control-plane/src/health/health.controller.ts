@@ -1,5 +1,7 @@
-import { Returns } from '#libs/http';
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Returns, ReturnsHealth } from '#libs/http';
+import { processHealth, type ProcessHealth } from '#libs/persistence';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { PLATFORM_RESOURCES } from '../control-plane.tokens.js';
 import type { PlatformResources } from '../platform-resources.js';
 import { controlPlaneInfo, type ControlPlaneInfo } from './control-plane-info.js';
@@ -8,10 +10,16 @@ import { controlPlaneInfo, type ControlPlaneInfo } from './control-plane-info.js
 export class HealthController {
   constructor(@Inject(PLATFORM_RESOURCES) private readonly resources: PlatformResources) {}
 
-  @Returns('Ok')
+  /**
+   * 503 while the database cannot be reached (docs/operations.md) or a read model is stuck on an
+   * event it cannot apply (docs/projections.md).
+   */
+  @ReturnsHealth()
   @Get('ok')
-  ok(): { ok: true } {
-    return { ok: true };
+  async ok(@Res({ passthrough: true }) reply: FastifyReply): Promise<ProcessHealth> {
+    const health = await processHealth(this.resources.runners);
+    if (!health.ok) void reply.status(503);
+    return health;
   }
 
   @Returns('ControlPlaneInfo')

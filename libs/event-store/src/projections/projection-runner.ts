@@ -1,18 +1,34 @@
 import { EventEmitter } from 'node:events';
 import { In, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store.port.js';
-import { compareLogPositions, LOG_START, type LogPosition } from '../log-position.js';
+import {
+  compareLogPositions,
+  formatLogPosition,
+  LOG_START,
+  type LogPosition,
+} from '../log-position.js';
 import type { Projection } from './projection.js';
 import { projectionCheckpoints } from './projection-checkpoints.js';
 import { foldBatch, rowKeyOf, rowsToRead } from './fold-batch.js';
 import { RowCache } from './row-cache.js';
 import { BatchStatement } from './batch-statement.js';
+import {
+  failedEventOf,
+  ProjectionStuckError,
+  type ProjectionFailure,
+} from './projection-failure.js';
 
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** Rows kept in memory between batches, so a hot row is not read again. Default 1,000. */
   readonly cachedRows?: number;
-  readonly onError?: (error: unknown, projection: string) => void;
+  /**
+   * Called once when the read model gets stuck (the same event, or the same read of the log,
+   * failed on consecutive attempts), however many retries and callers follow; not per retry.
+   */
+  readonly onStuck?: (failure: ProjectionFailure) => void;
+  /** Called once when a stuck read model moves again. */
+  readonly onRecovered?: (failure: ProjectionFailure) => void;
 }
 
 export class ProjectionTimeoutError extends Error {
@@ -24,6 +40,11 @@ export class ProjectionTimeoutError extends Error {
 }
 
 const MAX_RETRY_DELAY_MS = 5_000;
+/**
+ * Failed attempts in a row that make a read model stuck. The first retry applies the events of
+ * the failed batch one at a time, so the second failure names the event that fails.
+ */
+const STUCK_AFTER_ATTEMPTS = 2;
 
 /**
  * Keeps one read model up to date: reads the log from the projection's checkpoint, and writes the
@@ -50,6 +71,14 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
    */
   private readonly rows: RowCache<Row>;
   private statement: BatchStatement<Row> | undefined;
+  /** The batch whose write failed last, for the failure to name its event. */
+  private failedBatch: readonly RecordedEvent[] | undefined;
+  /** Up to here, after a failed batch, events are applied one at a time. */
+  private isolateUntil: LogPosition | undefined;
+  private failedAttempts = 0;
+  private failingSince: string | undefined;
+  private stuck: ProjectionFailure | undefined;
+  private stuckTimes = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -64,6 +93,16 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
 
   get position(): LogPosition {
     return this.cursor;
+  }
+
+  /** Why the read model does not move, while it does not (see `STUCK_AFTER_ATTEMPTS`). */
+  get failure(): ProjectionFailure | undefined {
+    return this.stuck;
+  }
+
+  /** How many times this runner got stuck since it was made. */
+  get failures(): number {
+    return this.stuckTimes;
   }
 
   /** Follows the log until stopped. */
@@ -100,15 +139,23 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private async drain(): Promise<number> {
     let read = 0;
     for (;;) {
+      const maxCount = this.batchLimit();
       const batch = await this.store.readLog({
         after: this.cursor,
-        maxCount: this.batchSize,
+        maxCount,
         withDataOf: this.projection.eventTypes,
       });
       if (batch.length > 0) await this.apply(batch);
       read += batch.length;
-      if (batch.length < this.batchSize || this.stopping) return read;
+      if (batch.length < maxCount || this.stopping) return read;
     }
+  }
+
+  /** One event at a time up to the end of a batch that failed, so a failure names its event. */
+  private batchLimit(): number {
+    if (this.isolateUntil && compareLogPositions(this.cursor, this.isolateUntil) < 0) return 1;
+    this.isolateUntil = undefined;
+    return this.batchSize;
   }
 
   /** Empties the read model and its checkpoint, then projects the whole log again. */
@@ -122,9 +169,14 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     return this.catchUp();
   }
 
-  /** Read your writes: resolves once the read model reflects the log up to `position`. */
+  /**
+   * Read your writes: resolves once the read model reflects the log up to `position`. Rejects
+   * with `ProjectionTimeoutError` after `timeoutMs`, and at once with `ProjectionStuckError`
+   * while (or as soon as) the read model is stuck on an event it cannot apply.
+   */
   waitUntilPast(position: LogPosition, timeoutMs: number): Promise<void> {
     if (compareLogPositions(this.cursor, position) >= 0) return Promise.resolve();
+    if (this.stuck) return Promise.reject(new ProjectionStuckError(this.stuck));
     this.waiting?.readNow?.();
     return new Promise((resolve, reject) => {
       const onProgress = (cursor: LogPosition): void => {
@@ -136,11 +188,17 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
         settle();
         reject(new ProjectionTimeoutError(this.projection.name, timeoutMs));
       }, timeoutMs);
+      const onStuck = (failure: ProjectionFailure): void => {
+        settle();
+        reject(new ProjectionStuckError(failure));
+      };
       const settle = (): void => {
         clearTimeout(timer);
         this.progress.off('progress', onProgress);
+        this.progress.off('stuck', onStuck);
       };
       this.progress.on('progress', onProgress);
+      this.progress.on('stuck', onStuck);
     });
   }
 
@@ -152,16 +210,55 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
         if (resync) await this.catchUp();
         else await this.drain();
         resync = false;
-        await this.applyLive();
+        this.recovered();
         retryDelay = 100;
+        await this.applyLive();
       } catch (error) {
         if (this.isStopping()) return;
-        this.options.onError?.(error, this.projection.name);
+        this.failed(error);
         resync = true;
         await new Promise((resolve) => setTimeout(resolve, retryDelay));
         retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY_MS);
       }
     }
+  }
+
+  /** Counts a failed attempt; the second in a row makes the read model stuck, said once. */
+  private failed(error: unknown): void {
+    const batch = this.failedBatch;
+    this.failedBatch = undefined;
+    const last = batch?.at(-1)?.logPosition;
+    if (last && (!this.isolateUntil || compareLogPositions(last, this.isolateUntil) > 0)) {
+      this.isolateUntil = last;
+    }
+    const event = batch?.length === 1 ? batch[0] : undefined;
+    this.failedAttempts += 1;
+    this.failingSince ??= new Date().toISOString();
+    const failure: ProjectionFailure = {
+      projection: this.projection.name,
+      event: event ? failedEventOf(event) : this.stuck?.event,
+      after: formatLogPosition(this.cursor),
+      error: error instanceof Error ? error.message : String(error),
+      since: this.failingSince,
+      attempts: this.failedAttempts,
+    };
+    if (this.failedAttempts < STUCK_AFTER_ATTEMPTS) return;
+    const first = this.stuck === undefined;
+    this.stuck = failure;
+    if (!first) return;
+    this.stuckTimes += 1;
+    this.options.onStuck?.(failure);
+    this.progress.emit('stuck', failure);
+  }
+
+  /** The log was read up to its head without a failure: a stuck read model moves again. */
+  private recovered(): void {
+    this.failedAttempts = 0;
+    this.failingSince = undefined;
+    const stuck = this.stuck;
+    if (!stuck) return;
+    this.stuck = undefined;
+    this.options.onRecovered?.(stuck);
   }
 
   /** Read through a method: `stop()` may flip the flag while the loop awaits. */
@@ -200,7 +297,8 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
         const batch = [first.value];
         next = pull();
         let ended = false;
-        while (batch.length < this.batchSize) {
+        const limit = this.batchLimit();
+        while (batch.length < limit) {
           const more = await Promise.race([next, nextTurn()]);
           if (more === undefined) break;
           if (more.done) {
@@ -237,6 +335,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
     if (batch.some((event) => rowKeyOf(this.projection, event) !== undefined)) {
       const written = await this.writeRows(batch, last).catch((error: unknown) => {
         this.rows.clear();
+        this.failedBatch = batch;
         throw error;
       });
       if (written) {

@@ -9,6 +9,51 @@ export const COMMON_SCHEMAS: Record<string, SchemaObject> = {
     properties: { ok: { type: 'boolean', enum: [true] } },
     required: ['ok'],
   },
+  NotOk: {
+    type: 'object',
+    description:
+      'The database cannot be reached (`database`: why, since when), or a read model is stuck ' +
+      'on an event it cannot apply (`failing`: which one, which event, why): 503.',
+    properties: {
+      ok: { type: 'boolean', enum: [false] },
+      detail: { type: 'string' },
+      failing: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            projection: { type: 'string' },
+            event: {
+              type: ['object', 'null'],
+              properties: {
+                stream: { type: 'string' },
+                stream_position: { type: 'integer' },
+                type: { type: 'string' },
+                log_position: { type: 'string' },
+              },
+            },
+            after: { type: 'string' },
+            error: { type: 'string' },
+            since: { type: 'string', format: 'date-time' },
+            attempts: { type: 'integer' },
+          },
+          required: ['projection', 'after', 'error', 'since', 'attempts'],
+        },
+      },
+      database: {
+        type: 'object',
+        description: 'Present while the database cannot be reached.',
+        properties: {
+          ok: { type: 'boolean', enum: [false] },
+          error: { type: 'string' },
+          since: { type: 'string', format: 'date-time' },
+          failures: { type: 'integer' },
+        },
+        required: ['ok', 'error', 'since', 'failures'],
+      },
+    },
+    required: ['ok', 'detail', 'failing'],
+  },
   ErrorDetail: {
     type: 'object',
     description: 'Every error answer: what went wrong, in words.',

@@ -27,6 +27,19 @@ export function Returns(schema: ResponseSchema | string, status = 200): MethodDe
   });
 }
 
+/** The health probe: 200 `Ok`, or 503 `NotOk` naming the database or the read model that fails. */
+export function ReturnsHealth(): MethodDecorator {
+  return applyDecorators(
+    Returns('Ok'),
+    ApiResponse({
+      status: 503,
+      description:
+        'The database cannot be reached, or a read model is stuck on an event it cannot apply',
+      content: { 'application/json': { schema: schemaRef('NotOk') } },
+    }),
+  );
+}
+
 /** The route answers 204 with no body. */
 export function ReturnsNothing(): MethodDecorator {
   return ApiResponse({ status: 204, description: 'Done; no body' });

@@ -1,0 +1,65 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { DatabaseAvailability, isDatabaseUnavailable } from './database-availability.js';
+
+describe('isDatabaseUnavailable', () => {
+  it('knows a refused, lost or recovering server, also wrapped, also as a message', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '57P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable({ message: 'query failed', driverError: refused })).toBe(true);
+    expect(isDatabaseUnavailable(new Error('wrapped', { cause: refused }))).toBe(true);
+    expect(isDatabaseUnavailable('the database system is starting up')).toBe(true);
+  });
+
+  it('leaves failing queries alone', () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false);
+    expect(isDatabaseUnavailable(new Error('relation "x" does not exist'))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('DatabaseAvailability', () => {
+  const refused = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+
+  function tracked(probe: () => Promise<void>) {
+    const availability = new DatabaseAvailability();
+    const onDown = jest.fn();
+    const onUp = jest.fn();
+    availability.configure({ probe, reports: { onDown, onUp } });
+    return { availability, onDown, onUp };
+  }
+
+  it('reports an outage once however many errors meet it, and its end once', async () => {
+    let answers = false;
+    const { availability, onDown, onUp } = tracked(() =>
+      answers ? Promise.resolve() : Promise.reject(refused),
+    );
+    expect(availability.noticeFailure(new Error('syntax error'))).toBe(false);
+    for (let i = 0; i < 50; i++) expect(availability.noticeFailure(refused)).toBe(true);
+    expect(onDown).toHaveBeenCalledTimes(1);
+    expect(await availability.check()).toMatchObject({ ok: false, failures: 50 });
+
+    answers = true;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(onUp).toHaveBeenCalledTimes(1);
+    expect(availability.isDown).toBe(false);
+    expect(await availability.check()).toEqual({ ok: true });
+    availability.release();
+  });
+
+  it('finds an outage nobody met yet with its probe, which never hangs /ok', async () => {
+    const { availability, onDown } = tracked(() => Promise.reject(refused));
+    expect(await availability.check()).toMatchObject({ ok: false, error: refused.message });
+    expect(onDown).toHaveBeenCalledTimes(1);
+    availability.release();
+
+    const hanging = tracked(() => new Promise<void>(() => undefined));
+    const started = Date.now();
+    expect(await hanging.availability.check()).toMatchObject({ ok: false });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(hanging.onDown).not.toHaveBeenCalled();
+  });
+});
