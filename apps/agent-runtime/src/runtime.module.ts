@@ -8,6 +8,7 @@ import { AssistantsService } from './assistants/assistants.service.js';
 import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
+import { RunWaits } from './runs/run-waits.js';
 import { CronsController } from './crons/crons.controller.js';
 import { OwnedResources } from './common/owned-resources.js';
 import { CronsService } from './crons/crons.service.js';
@@ -79,6 +80,7 @@ export class RuntimeModule {
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },
         ThreadExpirySweeper,
         RunsService,
+        RunWaits,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,

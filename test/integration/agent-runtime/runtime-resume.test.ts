@@ -151,6 +151,48 @@ describe('resuming agent runtime streams', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('a join with a Last-Event-ID past the end of a running run ends as soon as the run does', async () => {
+    const thread = await client.threads.create();
+    const input = { steps: 40, delay_ms: 50 };
+    const run = await client.runs.create(thread.thread_id, 'custom', { input });
+    // Both joins of a run by id, on the thread and alone, with an id far past anything it sent.
+    const cut = new AbortController();
+    const joins = [
+      `/threads/${thread.thread_id}/runs/${run.run_id}/stream`,
+      `/runs/${run.run_id}/stream`,
+    ].map(async (path) => {
+      const response = await api(path, { lastEventId: '999999999', signal: cut.signal });
+      expect(response.status).toBe(200);
+      return response;
+    });
+    const responses = await Promise.all(joins);
+    expect(['pending', 'running']).toContain(
+      (await client.runs.get(thread.thread_id, run.run_id)).status,
+    );
+    const ended = responses.map((response) =>
+      readSse(response).then(
+        (events) => ({ events, at: Date.now() }),
+        () => 'still open 5 s after the run ended' as const,
+      ),
+    );
+    // The run's own end is the reference: each join must end within a bound of it.
+    expect(await client.runs.join(thread.thread_id, run.run_id)).toEqual(finalValues(input));
+    const finishedAt = Date.now();
+    const bound = setTimeout(() => {
+      cut.abort();
+    }, 5_000);
+    try {
+      for (const outcome of await Promise.all(ended)) {
+        expect(outcome).not.toBe('still open 5 s after the run ended');
+        if (typeof outcome === 'string') continue;
+        expect(outcome.events).toEqual([]);
+        expect(outcome.at - finishedAt).toBeLessThan(5_000);
+      }
+    } finally {
+      clearTimeout(bound);
+    }
+  });
+
   it('a long stream (thousands of records, appended in batches) cut early resumes exactly', async () => {
     const input = { steps: 12_000 };
     const { runId, location, part } = await streamAndCut(input, 5);
@@ -271,6 +313,37 @@ describe('resuming agent runtime streams', () => {
       expect((await client.runs.get(threadId, runId)).status).toBe('success');
       expect((await client.threads.getState(threadId)).values).toEqual(finalValues(input));
     }, 90_000);
+
+    it('a wait the stop cuts answers in JSON why: 503 before its answer began, the error in the body after', async () => {
+      const wait = async (threadId: string): Promise<Response> =>
+        api(`/threads/${threadId}/runs/wait`, { body: { assistant_id: 'custom', input } });
+      const [long, short] = await Promise.all([client.threads.create(), client.threads.create()]);
+      // Its answer begins (200, then newlines) once it has waited a while.
+      const begun = await wait(long.thread_id);
+      expect(begun.status).toBe(200);
+      expect(begun.headers.get('content-type')).toMatch(/^application\/json/);
+      const begunBody = begun.text();
+      // This one is still silent when the stop comes.
+      const silent = wait(short.thread_id);
+      const deadline = Date.now() + 5_000;
+      while ((await client.runs.list(short.thread_id)).length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+
+      const stopMs = await restart();
+
+      const message = expect.stringMatching(/^The runtime is shutting down before the run ended/);
+      expect(JSON.parse(await begunBody)).toEqual({
+        detail: message,
+        __error__: { error: 'ServiceUnavailable', message },
+      });
+      const refused = await silent;
+      expect(refused.status).toBe(503);
+      const { detail } = (await refused.json()) as { detail: string };
+      expect(detail).toMatch(/^The runtime is shutting down before the run ended/);
+      expect(detail).toContain(`GET /threads/${short.thread_id}/runs/`);
+      expect(stopMs).toBeLessThan(8_000);
+    }, 60_000);
 
     it('SIGTERM with a client still streaming: the process stops at once and hands the run back', async () => {
       const thread = await client.threads.create();

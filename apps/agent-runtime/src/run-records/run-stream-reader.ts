@@ -44,6 +44,11 @@ export async function* readRunStream(
     } else if (finished && afterId >= last.streamPosition) {
       // Resumed past the end of a run that is over: nothing more will come.
       return;
+    } else if (!finished) {
+      // An id past the end of a run still going (a client's, or one from before a retry): follow
+      // the stream from its end, not from that far position, or its `RunFinished` would be missed
+      // and the stream never end. Chunks numbered up to the id are skipped all the same.
+      afterPosition = Math.min(afterId, last?.streamPosition ?? -1);
     }
   }
   const subscription = store.subscribeToStream(stream, { afterPosition });
@@ -51,7 +56,7 @@ export async function* readRunStream(
   signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const event of subscription) {
-      if (event.type === 'RunFinished') return;
+      if (FINAL_EVENTS.has(event.type)) return;
       const record = toRecord(event);
       if (record && record.id > afterId) yield record;
     }

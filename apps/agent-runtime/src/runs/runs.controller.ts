@@ -36,7 +36,8 @@ import {
   ThreadStreamQueryDto,
 } from './runs.dto.js';
 import { parseThreadEventId, readThreadStream } from '../threads/thread-stream-reader.js';
-import { RunsService, type CreatedRun, type RunResult } from './runs.service.js';
+import { RunsService, type CreatedRun } from './runs.service.js';
+import { RunWaits } from './run-waits.js';
 import type { Run } from './run.resource.js';
 import { IdPipe } from '../common/id.pipe.js';
 
@@ -68,6 +69,7 @@ export class RunsController {
   constructor(
     @Inject(RunsService) private readonly runs: RunsService,
     @Inject(EventStore) private readonly store: EventStore,
+    @Inject(RunWaits) private readonly waits: RunWaits,
   ) {}
 
   @Returns('Run')
@@ -120,11 +122,16 @@ export class RunsController {
   @Returns('RunResult')
   @AuthEvent('threads:read')
   @Get('threads/:threadId/runs/:runId/join')
-  join(
+  async join(
     @Param('threadId', IdPipe) threadId: string,
     @Param('runId', IdPipe) runId: string,
-  ): Promise<RunResult> {
-    return this.runs.join(threadId, runId);
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.runs.requireRunOfThread(threadId, runId);
+    const path = `/threads/${threadId}/runs/${runId}`;
+    await this.waits.answer(reply, { headers: {}, followAt: `${path}/join` }, (signal) =>
+      this.runs.resultOf(runId, { signal }),
+    );
   }
 
   @Returns('RunResult')
@@ -134,24 +141,19 @@ export class RunsController {
   async wait(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RunResult> {
-    const { run, result } = await this.runs.createAndWait(threadId, body, now());
-    void reply.header('content-location', runPath(run));
-    return result;
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const run = await this.runs.create(threadId, body, now());
+    await this.answerWhenFinished(reply, run.data);
   }
 
   @Returns('RunResult')
   @AuthEvent('threads:create_run')
   @Post('runs/wait')
   @HttpCode(200)
-  async waitStateless(
-    @Body() body: CreateRunDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RunResult> {
-    const { run, result } = await this.runs.createAndWait(null, body, now());
-    void reply.header('content-location', runPath(run));
-    return result;
+  async waitStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
+    const run = await this.runs.create(null, body, now());
+    await this.answerWhenFinished(reply, run.data);
   }
 
   @ApiResponse({
@@ -307,6 +309,19 @@ export class RunsController {
       // A run that finished meanwhile has nothing to cancel: the client left after its end.
       await this.runs.cancel(threadId, runId, 'interrupt', now()).catch(() => undefined);
     }
+  }
+
+  /** What a run this request created ends with, however long it takes (`runs/wait`). */
+  private async answerWhenFinished(reply: FastifyReply, run: CreatedRun['data']): Promise<void> {
+    const path = runPath(run);
+    await this.waits.answer(
+      reply,
+      {
+        headers: { 'content-location': path },
+        followAt: run.kwargs.temporary ? `${path}/stream` : `${path}/join`,
+      },
+      (signal) => this.runs.resultOf(run.run_id, { justCreated: true, signal }),
+    );
   }
 
   /** A run this request created, streamed from its start. */

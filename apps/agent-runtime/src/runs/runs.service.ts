@@ -213,6 +213,7 @@ export class RunsService {
     });
     const stop = (): void => void subscription.close();
     signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
     try {
       for await (const event of subscription) {
         if (event.type === 'RunFinished') return event.data as RunFinishedData;
@@ -227,27 +228,11 @@ export class RunsService {
   /** Resolves when the run has finished, with what join and wait answer. */
   async resultOf(
     runId: string,
-    options: { readonly justCreated?: boolean } = {},
+    options: { readonly justCreated?: boolean; readonly signal?: AbortSignal } = {},
   ): Promise<RunResult> {
     const finished = await this.waitForFinish(runId, options);
     if (finished.status === 'error') return { __error__: finished.error };
     return finished.values;
-  }
-
-  /** `POST .../runs/wait`: a run, and what it ends with. */
-  async createAndWait(
-    threadId: string | null,
-    body: CreateRunDto,
-    now: string,
-  ): Promise<{ readonly run: RunCreatedData; readonly result: RunResult }> {
-    const { data } = await this.create(threadId, body, now);
-    return { run: data, result: await this.resultOf(data.run_id, { justCreated: true }) };
-  }
-
-  /** `GET /threads/{id}/runs/{run_id}/join`. */
-  async join(threadId: string, runId: string): Promise<RunResult> {
-    await this.requireRunOfThread(threadId, runId);
-    return this.resultOf(runId);
   }
 
   /** Stateless runs, one after another, each validated already. */
