@@ -1,8 +1,13 @@
-import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '#libs/database';
+import { ensureDatabase, startEmbeddedPostgres, withClient, withDatabase } from '#libs/database';
 
 export interface DatabaseServer {
   /** A URL for a database of this name on the server, created if need be. */
   database(name: string): Promise<string>;
+  /**
+   * As `database`, and sealed: PUBLIC may not connect to it (nor make temporary tables), as the
+   * platform's own database and every deployment's are, so a deployment's role cannot reach it.
+   */
+  sealedDatabase(name: string): Promise<string>;
   /** The given DATABASE_URL as it is, when there is one. */
   readonly configuredUrl: string | undefined;
   readonly description: string;
@@ -18,10 +23,7 @@ export async function openDatabaseServer(
     return {
       configuredUrl: databaseUrl,
       description: 'the PostgreSQL at DATABASE_URL',
-      database: async (name) => {
-        await ensureDatabase(databaseUrl, name);
-        return withDatabase(databaseUrl, name);
-      },
+      ...databasesOn(databaseUrl),
       stop: () => Promise.resolve(),
     };
   }
@@ -29,10 +31,26 @@ export async function openDatabaseServer(
   return {
     configuredUrl: undefined,
     description: `an embedded PostgreSQL in ${dataDir} (port ${server.port})`,
-    database: async (name) => {
-      await ensureDatabase(server.url, name);
-      return withDatabase(server.url, name);
-    },
+    ...databasesOn(server.url),
     stop: () => server.stop(),
+  };
+}
+
+function databasesOn(serverUrl: string): Pick<DatabaseServer, 'database' | 'sealedDatabase'> {
+  const database = async (name: string): Promise<string> => {
+    await ensureDatabase(serverUrl, name);
+    return withDatabase(serverUrl, name);
+  };
+  return {
+    database,
+    sealedDatabase: async (name) => {
+      const url = await database(name);
+      await withClient(serverUrl, async (client) => {
+        await client.query(
+          `revoke connect, temporary on database ${client.escapeIdentifier(name)} from public`,
+        );
+      });
+      return url;
+    },
   };
 }

@@ -19,6 +19,7 @@ import type { PlatformResources } from './platform-resources.js';
 import { registerRuntimeGateway } from './runtime-gateway/runtime-gateway.js';
 import { identifyCallers } from './tenancy/caller.js';
 import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
+import { checkTracingTokensFirst } from './tracing/tracing-ingest-auth.js';
 import {
   isUploadRequest,
   registerUploadBodyParser,
@@ -76,6 +77,7 @@ export async function configureControlPlaneHttp(
   const fastify = app.getHttpAdapter().getInstance();
   const pages = publicPages();
   identifyCallers(fastify, resources.tenants, publicRequests(pages));
+  checkTracingTokensFirst(fastify, resources.tracingTokens);
   const deployments = app.get(DeploymentQueries);
   registerRuntimeGateway(fastify, {
     addressOf: (caller, deploymentId) => deployments.runtimeAddress(caller, deploymentId),

@@ -6,6 +6,11 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  databaseAvailability,
+  DatabaseUnavailableError,
+} from '#libs/database';
 import { ValidationFailedError } from './validation-failed.error.js';
 
 /** A domain error with a stable code, as the apps' domain errors are. */
@@ -24,6 +29,10 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   precondition: 412,
   // A read model that could not catch up with the log in time: retry later.
   projection_timeout: 503,
+  // A read model stuck on an event it cannot apply (GET /ok names it): answered at once.
+  projection_stuck: 503,
+  // The database cannot be reached (GET /ok says so): answered with Retry-After.
+  database_unavailable: 503,
 };
 
 function isCodedError(error: unknown): error is CodedError {
@@ -57,18 +66,41 @@ export class ProblemFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const [status, detail] = this.describe(error);
     if (reply.sent) return;
+    if (status === 503 && detail === DATABASE_UNAVAILABLE) {
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     void reply.status(status).header('content-type', 'application/json').send({ detail });
   }
 
   private describe(error: unknown): [number, unknown] {
-    if (error instanceof ValidationFailedError) return [422, error.issues];
-    if (isCodedError(error)) return [STATUS_OF_CODE[error.code] ?? 400, error.message];
-    if (error instanceof HttpException) return [error.getStatus(), messageOf(error)];
-    if (isClientError(error)) return [error.statusCode, error.message];
-    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    return [500, 'Internal server error'];
+    return describeProblem(error, (message) => {
+      this.logger.error(message);
+    });
   }
 }
+
+/**
+ * The status and `detail` of an error, as the filter answers it; for routes registered on Fastify
+ * directly, which Nest's filters do not reach. An unexpected error is logged and answered 500.
+ */
+export function describeProblem(
+  error: unknown,
+  logError: (message: string) => void,
+): [number, unknown] {
+  if (error instanceof ValidationFailedError) return [422, error.issues];
+  // An unreachable database is said once per outage (libs/database), not once per request.
+  if (error instanceof DatabaseUnavailableError || databaseAvailability.noticeFailure(error)) {
+    return [503, DATABASE_UNAVAILABLE];
+  }
+  if (isCodedError(error)) return [STATUS_OF_CODE[error.code] ?? 400, error.message];
+  if (error instanceof HttpException) return [error.getStatus(), messageOf(error)];
+  if (isClientError(error)) return [error.statusCode, error.message];
+  logError(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return [500, 'Internal server error'];
+}
+
+/** The `detail` of a 503 while the database cannot be reached (with `Retry-After`). */
+export const DATABASE_UNAVAILABLE = new DatabaseUnavailableError().message;
 
 function messageOf(error: HttpException): unknown {
   const response = error.getResponse();

@@ -497,18 +497,35 @@ describe('control plane API over HTTP: revisions, uploads, history, lists, delet
       expect(runs.body).toEqual({ resources: [], offset: 0 });
 
       const ingest = `/v1/tracing-projects/${String(project?.id)}/runs`;
-      const body = JSON.stringify({ runs: [] });
       const attempts: Record<string, string>[] = [
         { 'content-type': 'application/json' },
         { 'content-type': 'application/json', authorization: 'Bearer 00ff' },
         { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_KEY}` },
         { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY },
       ];
+      // The token first: a body the ingest would refuse (422, 400) tells a caller without it nothing.
+      const bodies = [
+        JSON.stringify({ runs: [] }),
+        JSON.stringify({ runs: 'not a list' }),
+        JSON.stringify({ runs: [{ run_id: 'x', status: 'odd' }] }),
+        '{"runs": [',
+      ];
       for (const headers of attempts) {
-        const response = await audit.fetch('POST', ingest, { headers, body });
-        expect(response.status).toBe(401);
-        expect(response.body).toEqual({ detail: expect.any(String) });
+        for (const body of bodies) {
+          const response = await audit.fetch('POST', ingest, { headers, body });
+          expect({ headers, body, status: response.status }).toEqual({
+            headers,
+            body,
+            status: 401,
+          });
+          expect(response.body).toEqual({ detail: expect.any(String) });
+        }
       }
+      const notAnId = await audit.fetch('POST', '/v1/tracing-projects/not-a-uuid/runs', {
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(notAnId.status).toBe(401);
     });
   });
 

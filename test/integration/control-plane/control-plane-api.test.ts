@@ -281,6 +281,55 @@ describe('control plane API over HTTP: auth, validation, applicability, tenancy'
       }
     });
 
+    it('refuses a known field given in the wrong object, naming where it belongs', async () => {
+      const created = await api('POST', '/v2/deployments', {
+        name: uniqueName('misplaced'),
+        source: 'internal_source',
+        source_config: { deployment_type: 'dev' },
+        source_revision_config: { graph_config_path: 'langgraph.json', build_command: 'make' },
+      });
+      expectValidationError(created, ['body', 'source_revision_config', 'build_command']);
+      expect(JSON.stringify(created.body)).toContain('it is a field of `source_config`');
+      expectValidationError(
+        await api('POST', '/v2/deployments', {
+          name: uniqueName('misplaced'),
+          source: 'internal_source',
+          install_command: 'npm ci',
+          source_config: { resource_spec: { labels: { a: 'b' } }, secrets: [] },
+        }),
+        ['body', 'install_command'],
+        ['body', 'source_config', 'secrets'],
+      );
+      const { id } = await createSource(uniqueName('misplaced-patch'));
+      const patched = await api('PATCH', `/v2/deployments/${id}`, {
+        source_config: { graph_config_path: 'langgraph.json' },
+        source_revision_config: { install_command: 'npm ci' },
+      });
+      expectValidationError(
+        patched,
+        ['body', 'source_config', 'graph_config_path'],
+        ['body', 'source_revision_config', 'install_command'],
+      );
+    });
+
+    it.each(['../../etc/passwd', 'a/b', '..', 'tab\there'])(
+      'refuses the name %j on create and in a PATCH with a 422',
+      async (name) => {
+        const created = await api('POST', '/v2/deployments', {
+          name,
+          source: 'internal_source',
+          source_config: { deployment_type: 'dev' },
+        });
+        expect(created.status).toBe(422);
+        expect(created.body).toEqual({ detail: expect.anything() });
+        expect(JSON.stringify(created.body.detail)).toMatch(/name/);
+        const { id } = await createSource(uniqueName('named'));
+        const patched = await api('PATCH', `/v2/deployments/${id}`, { name });
+        expect(patched.status).toBe(422);
+        expect(JSON.stringify(patched.body.detail)).toMatch(/name/);
+      },
+    );
+
     it('answers unparsable JSON with 400 and a detail', async () => {
       const response = await audit.fetch('POST', '/v2/deployments', {
         headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' },

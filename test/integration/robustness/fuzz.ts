@@ -18,6 +18,13 @@ export interface FuzzTarget {
   readonly routes: readonly Route[];
   /** Ids that exist, by path parameter name, so that requests reach past the lookup. */
   readonly knownIds: Readonly<Record<string, string>>;
+  /**
+   * Path parameters that keep their known id in the bad-id cases of routes with other parameters
+   * (a gateway's deployment id, so that the bad ids reach the routes behind it).
+   */
+  readonly fixedParams?: readonly string[];
+  /** Routes not started within this many milliseconds are left out (and counted as such). */
+  readonly budgetMs?: number;
 }
 
 interface FuzzCase {
@@ -29,6 +36,8 @@ interface FuzzCase {
 }
 
 export interface FuzzReport {
+  /** Routes fuzzed: fewer than given when the time budget ran out. */
+  routes: number;
   sent: number;
   readonly statuses: Map<number, number>;
   readonly failures: string[];
@@ -121,18 +130,22 @@ function casesOf(target: FuzzTarget, route: Route): FuzzCase[] {
     });
   }
   if (route.path.includes(':')) {
+    const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => name);
+    const fixed = new Set(target.fixedParams ?? []);
+    const keepFixed = params.some((name) => !fixed.has(name ?? ''));
+    const bad = (id: string) => (name: string) => (keepFixed && fixed.has(name) ? known(name) : id);
     for (const id of BAD_IDS) {
       cases.push({
         what: `id ${id.slice(0, 20)}`,
         method: route.method,
-        path: withParams(route.path, () => id),
+        path: withParams(route.path, bad(id)),
         headers: auth,
       });
     }
     cases.push({
       what: 'unknown ids',
       method: route.method,
-      path: withParams(route.path, () => randomUUID()),
+      path: withParams(route.path, (name) => bad(randomUUID())(name)),
       headers: auth,
     });
   }
@@ -203,11 +216,14 @@ async function send(target: FuzzTarget, request: FuzzCase, report: FuzzReport): 
  * known ids reach the other routes first.
  */
 export async function fuzz(target: FuzzTarget): Promise<FuzzReport> {
-  const report: FuzzReport = { sent: 0, statuses: new Map(), failures: [] };
+  const report: FuzzReport = { routes: 0, sent: 0, statuses: new Map(), failures: [] };
   const ordered = [...target.routes].sort(
     (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
   );
+  const deadline = Date.now() + (target.budgetMs ?? Infinity);
   for (const route of ordered) {
+    if (Date.now() > deadline) break;
+    report.routes++;
     for (const request of casesOf(target, route)) await send(target, request, report);
     const ok = await fetch(`${target.url}/ok`, { signal: AbortSignal.timeout(HANG_MS) }).catch(
       (error: unknown) => error,
@@ -226,5 +242,6 @@ export function describeReport(name: string, routes: number, report: FuzzReport)
     .sort(([a], [b]) => a - b)
     .map(([status, count]) => `${status}: ${count}`)
     .join(', ');
-  return `fuzz ${name}: ${routes} routes, ${report.sent} requests, ${report.failures.length} failures; statuses ${statuses}`;
+  const left = report.routes < routes ? ` (${routes - report.routes} left out of time)` : '';
+  return `fuzz ${name}: ${report.routes} routes${left}, ${report.sent} requests, ${report.failures.length} failures; statuses ${statuses}`;
 }

@@ -52,7 +52,8 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
     essential: false,
     env: {
       ...shared,
-      DATABASE_URL: await server.database('berth_example'),
+      // Sealed as deployments' databases are: their roles cannot connect to the example's.
+      DATABASE_URL: await server.sealedDatabase('berth_example'),
       BERTH_GRAPH_CONFIG: EXAMPLE_GRAPH_CONFIG,
       BERTH_RUNTIME_PORT: runtimePort,
     },

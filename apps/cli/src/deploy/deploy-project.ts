@@ -106,9 +106,11 @@ async function parseDeployArgs(
   const name = values.name ?? defaultDeploymentName(dir);
   if (!name)
     throw new UsageError(`cannot make a deployment name from the directory ${dir}: use --name`);
-  // eslint-disable-next-line no-control-regex
-  if (name.length > 128 || /[\u0000-\u001f\u007f]/.test(name))
-    throw new UsageError(`--name must be 1 to 128 characters, without control characters`);
+  // The control plane's rule for names (a label, never a path).
+  if (name.length > 128 || /\p{Cc}|\/|\.\./u.test(name))
+    throw new UsageError(
+      `--name must be 1 to 128 characters, without '/', '..' or control characters`,
+    );
 
   const image = values.image?.trim();
   if (values.image !== undefined && !image) throw new UsageError('--image needs an image URI');

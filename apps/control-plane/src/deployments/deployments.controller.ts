@@ -38,6 +38,7 @@ import type { DeploymentResource, RevisionResource } from './read-model/deployme
 import { DeploymentsService } from './deployments.service.js';
 import { DeploymentQueries, type Page } from './deployment-queries.service.js';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
+import { MisplacedFieldsInterceptor } from './misplaced-fields.js';
 
 export class LogsQueryDto {
   @IsOptional()
@@ -69,7 +70,7 @@ export class DeploymentsController {
   @Returns('Deployment', 201)
   @Post('v2/deployments')
   @HttpCode(201)
-  @UseInterceptors(ProductAliasesInterceptor)
+  @UseInterceptors(ProductAliasesInterceptor, new MisplacedFieldsInterceptor('create'))
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateDeploymentDto,
@@ -97,7 +98,7 @@ export class DeploymentsController {
 
   @Returns('Deployment')
   @Patch('v2/deployments/:deployment_id')
-  @UseInterceptors(ProductAliasesInterceptor)
+  @UseInterceptors(ProductAliasesInterceptor, new MisplacedFieldsInterceptor('patch'))
   patch(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,

@@ -1,6 +1,8 @@
 import { Returns } from '#libs/http';
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { IsOptional, IsString, MinLength } from 'class-validator';
+import type { ControlPlaneConfig } from '../control-plane.config.js';
+import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { GitHostIntegrations } from '../tenancy/git-host-integrations.js';
@@ -28,11 +30,30 @@ export class PushNotificationDto {
   after?: string;
 }
 
+/**
+ * What the integration tells a client about the repositories it takes: what the git source policy
+ * (`isolation/git-source-policy.ts`, BERTH_ALLOW_LOCAL_SOURCES) lets through, nothing more.
+ */
+export function gitHostInstallDetail(allowLocalSources: boolean): string {
+  const reach = allowLocalSources
+    ? 'any repo_url git can read from this machine: a remote repository (https://, http://, ' +
+      'ssh://, git:// or user@host:path), or, as this platform allows local sources, ' +
+      'a path or file:// URL on its machine'
+    : 'a remote repository git can reach from this machine (https://, http://, ssh://, git:// ' +
+      'or user@host:path); local paths and file:// URLs are refused unless the operator sets ' +
+      'BERTH_ALLOW_LOCAL_SOURCES=true';
+  return (
+    `Berth clones repositories itself: ${reach}. POST push notifications to ` +
+    '/v1/integrations/git_host/{integration_id}/push.'
+  );
+}
+
 @Controller('v1/integrations/git_host')
 export class GitHostController {
   constructor(
     private readonly integrations: GitHostIntegrations,
     private readonly pushes: GitPushService,
+    @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
   @Returns('GitHostInstall')
@@ -42,10 +63,7 @@ export class GitHostController {
       integration_id: this.integrations.idOf(caller.tenant_id),
       provider: 'git',
       installed: true,
-      detail:
-        'Berth clones repositories itself: any repo_url that git can read from this machine ' +
-        '(https, ssh, a local path or file:// URL). POST push notifications to ' +
-        '/v1/integrations/git_host/{integration_id}/push.',
+      detail: gitHostInstallDetail(this.config.allowLocalSources),
     };
   }
 

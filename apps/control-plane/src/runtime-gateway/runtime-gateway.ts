@@ -1,6 +1,6 @@
-import { request as forwardRequest, type IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_OF_CODE } from '#libs/http';
+import { request as forwardRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { describeProblem, STATUS_OF_CODE } from '#libs/http';
 import { endToEnd } from '../deployer/deployment-proxy.js';
 import type { RuntimeAddress } from '../deployments/runtime-address.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
@@ -36,54 +36,79 @@ function statusOf(error: unknown): number | undefined {
  * answers, streams included, pass through as they come.
  */
 export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGatewayOptions): void {
-  app.all(`${RUNTIME_GATEWAY_PREFIX}/*`, async (request: FastifyRequest, reply: FastifyReply) => {
-    const { deployment_id: deploymentId = '' } = request.params as Record<string, string>;
-    const caller = request.caller;
-    if (!caller) return reply.status(401).send({ detail: 'Missing API key' });
-    if (!UUID.test(deploymentId)) {
-      return reply.status(400).send({ detail: 'Validation failed (uuid is expected)' });
-    }
-    let address: RuntimeAddress;
-    try {
-      address = await options.addressOf(caller, deploymentId);
-    } catch (error) {
-      const status = statusOf(error);
-      if (status === undefined) throw error;
-      return reply.status(status).send({ detail: (error as Error).message });
-    }
-    if ('unreachable' in address) return reply.status(409).send({ detail: address.unreachable });
-    // The path as the client sent it, still encoded: `%2F` in a segment must stay one segment.
-    const runtimePath = request.url.slice(request.url.indexOf('/runtime/') + '/runtime'.length);
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    reply.hijack();
-    const response = reply.raw;
-    const upstream = forwardRequest(
-      {
-        host: '127.0.0.1',
-        port: address.port,
-        method: request.method,
-        path: runtimePath,
-        headers: forwardedHeaders(request.headers, body),
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-        response.flushHeaders();
-        answer.pipe(response);
-        answer.on('error', () => response.destroy());
-      },
-    );
-    upstream.on('error', () => {
-      if (response.headersSent) {
-        response.destroy();
-        return;
+  app.all(
+    `${RUNTIME_GATEWAY_PREFIX}/*`,
+    { errorHandler: answerProblem },
+    async (request, reply) => {
+      const { deployment_id: deploymentId = '' } = request.params as Record<string, string>;
+      const caller = request.caller;
+      if (!caller) return reply.status(401).send({ detail: 'Missing API key' });
+      if (!UUID.test(deploymentId)) {
+        return reply.status(400).send({ detail: 'Validation failed (uuid is expected)' });
       }
-      response.writeHead(502, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ detail: "The deployment's runtime did not answer" }));
-    });
-    response.on('close', () => {
-      if (!response.writableFinished) upstream.destroy();
-    });
-    upstream.end(body);
-    return reply;
+      let address: RuntimeAddress;
+      try {
+        address = await options.addressOf(caller, deploymentId);
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === undefined) throw error;
+        return reply.status(status).send({ detail: (error as Error).message });
+      }
+      if ('unreachable' in address) return reply.status(409).send({ detail: address.unreachable });
+      // The path as the client sent it, still encoded: `%2F` in a segment must stay one segment.
+      const runtimePath = request.url.slice(request.url.indexOf('/runtime/') + '/runtime'.length);
+      const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+      const response = reply.raw;
+      let upstream: ClientRequest;
+      try {
+        upstream = forwardRequest(
+          {
+            host: '127.0.0.1',
+            port: address.port,
+            method: request.method,
+            path: runtimePath,
+            headers: forwardedHeaders(request.headers, body),
+          },
+          (answer) => {
+            response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+            response.flushHeaders();
+            answer.pipe(response);
+            answer.on('error', () => response.destroy());
+          },
+        );
+      } catch (error) {
+        // A path or header Node will not send on (checked before anything is sent).
+        return reply
+          .status(400)
+          .send({ detail: `The request cannot be forwarded: ${(error as Error).message}` });
+      }
+      reply.hijack();
+      upstream.on('error', () => {
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+        response.writeHead(502, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ detail: "The deployment's runtime did not answer" }));
+      });
+      response.on('close', () => {
+        if (!response.writableFinished) upstream.destroy();
+      });
+      upstream.end(body);
+      return reply;
+    },
+  );
+}
+
+/**
+ * Errors before the request is forwarded (a body or query the control plane's input rules refuse,
+ * a media type it does not take) answered as every other route answers them: `{detail}`, never
+ * Fastify's own `{statusCode, error, message}`.
+ */
+function answerProblem(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const [status, detail] = describeProblem(error, (message) => {
+    request.log.error(message);
   });
+  if (reply.sent) return;
+  void reply.status(status).header('content-type', 'application/json').send({ detail });
 }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 /**
- * The local git_host integration: the platform clones repositories itself (any URL git can read,
- * local paths included), so each tenant has exactly one integration, with a stable id.
+ * The local git_host integration: the platform clones repositories itself (remote URLs; local
+ * paths only where the operator allows them), so each tenant has exactly one integration, with a
+ * stable id.
  */
 @Injectable()
 export class GitHostIntegrations {

@@ -9,6 +9,7 @@ import type { PageQueryDto } from '../deployments/deployments.dto.js';
 import type { Page } from '../deployments/deployment-queries.service.js';
 import type { TracedRunsDto } from './tracing.dto.js';
 import { TracingProjectEntity, type TracingProjectRow } from './tracing.entities.js';
+import { bearerToken } from './tracing-ingest-auth.js';
 
 export type TracedRun = {
   run_id: string;
@@ -96,7 +97,8 @@ export class TracingService {
     authorization: string | undefined,
     body: TracedRunsDto,
   ): Promise<{ recorded: number }> {
-    const token = /^Bearer\s+([0-9a-f]+)$/i.exec(authorization ?? '')?.[1];
+    // Checked as the request arrived too (tracing-ingest-auth.ts), before its body was.
+    const token = bearerToken(authorization);
     if (!token || !this.tokens.accepts(projectId, token)) {
       throw new DomainError('unauthorized', 'Invalid tracing token for this project');
     }

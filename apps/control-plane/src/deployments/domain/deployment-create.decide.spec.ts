@@ -345,6 +345,30 @@ describe('deployment decider: create', () => {
     });
   });
 
+  describe('deployment names', () => {
+    it.each([
+      ['../../etc/passwd', /^name must not contain '\/'/],
+      ['a/b', /^name must not contain '\/'/],
+      ['..', /^name must not contain '\.\.'/],
+      ['up..', /^name must not contain '\.\.'/],
+      ['tab\there', /^name must not contain a control character/],
+      ['nul\u0000', /^name must not contain a control character/],
+      ['del\u007f', /^name must not contain a control character/],
+      ['c1\u0085', /^name must not contain a control character/],
+      ['', /^name must be 1 to 128 characters/],
+      ['x'.repeat(129), /^name must be 1 to 128 characters/],
+    ])('refuses %j with a validation error (422)', (name, message) => {
+      expectDomainError(() => created(createInternal({ name })), 'validation', message);
+    });
+
+    it.each(['my agent', 'Ünïcode ✓', 'a.b', '.hidden', 'a\\b', 'x'.repeat(128)])(
+      'accepts %j: a directory name can hold it',
+      (name) => {
+        expect(createdOf(createInternal({ name })).name).toBe(name);
+      },
+    );
+  });
+
   describe('secret names', () => {
     it.each([
       [['1ABC'], /^secrets: "1ABC" is not a valid environment variable name/],

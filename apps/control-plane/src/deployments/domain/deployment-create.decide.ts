@@ -1,6 +1,7 @@
 import { badRequest, conflict } from '#libs/domain';
 import {
   checkApplicability,
+  checkDeploymentName,
   checkSecretNames,
   checkSupportedSource,
   checkTagRule,
@@ -66,6 +67,7 @@ export function decideCreate(
   state: DeploymentState,
 ): DeploymentEvent[] {
   if (state.exists) throw conflict(`Deployment ${command.deployment_id} already exists`);
+  checkDeploymentName(command.name);
   const { source, source_config: config, source_revision_config: revisionConfig } = command;
   checkSupportedSource(source, 'source');
   checkApplicability(source, { ...config, ...revisionConfig });

@@ -401,6 +401,19 @@ describe('deployment decider: patch', () => {
     });
   });
 
+  describe('names', () => {
+    it.each(['../../etc/passwd', 'a\u0000b', '..'])(
+      'refuses %j as a name (422), before saying names cannot change',
+      (name) => {
+        expectDomainError(
+          () => decidePatch(gitHost(), patch({ name })),
+          'validation',
+          /^name must not contain/,
+        );
+      },
+    );
+  });
+
   describe('what creates a revision', () => {
     it.each([
       ['repo_ref', gitHost, patchField('source_revision_config', 'repo_ref', 'develop')],

@@ -1,6 +1,7 @@
 import { badRequest, conflict } from '#libs/domain';
 import {
   checkApplicability,
+  checkDeploymentName,
   checkSecretNames,
   checkSupportedSource,
   checkTagRule,
@@ -23,6 +24,8 @@ function checkImmutable(
   command: Extract<DeploymentCommand, { kind: 'patch' }>,
   state: DeploymentState,
 ): void {
+  // A name that could never have been given is refused as such (422), before immutability.
+  if (isGiven(command.name)) checkDeploymentName(command.name);
   if (isGiven(command.name) && command.name !== state.name) {
     throw badRequest('name cannot be changed after creation');
   }

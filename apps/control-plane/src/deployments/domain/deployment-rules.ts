@@ -1,4 +1,4 @@
-import { badRequest } from '#libs/domain';
+import { badRequest, DomainError } from '#libs/domain';
 import type { DeploymentSource, SourceConfig, SourceRevisionConfig } from './deployment.types.js';
 import type { ResourceSpec } from './resource-spec.js';
 
@@ -92,6 +92,36 @@ export function checkApplicability(
       `${fieldPath(field as Field)} is only for ${allowed.join(' and ')} deployments, ` +
         `not for ${source}`,
     );
+  }
+}
+
+export const MAX_DEPLOYMENT_NAME_LENGTH = 128;
+
+/** What a name holds that could make it a path if it ever reached one; `\p{Cc}`: C0, DEL, C1. */
+const NAME_PROBLEMS: readonly [RegExp, string][] = [
+  [/\p{Cc}/u, 'a control character'],
+  [/\//, "'/'"],
+  [/\.\./, "'..'"],
+];
+
+/**
+ * A deployment name is a label, never a path or an object name (those use the deployment's id),
+ * but it is refused when it holds `/`, `..` or a control character, as a path would: 422.
+ */
+export function checkDeploymentName(name: string): void {
+  if (name.length === 0 || name.length > MAX_DEPLOYMENT_NAME_LENGTH) {
+    throw new DomainError(
+      'validation',
+      `name must be 1 to ${MAX_DEPLOYMENT_NAME_LENGTH} characters long`,
+    );
+  }
+  for (const [pattern, what] of NAME_PROBLEMS) {
+    if (pattern.test(name)) {
+      throw new DomainError(
+        'validation',
+        `name must not contain ${what}: a name holds no '/', '..' or control character`,
+      );
+    }
   }
 }
 
