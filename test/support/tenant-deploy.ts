@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { findJailTools } from '../../apps/control-plane/src/isolation/jail-tools.js';
 import type { ControlPlaneProcess } from './control-plane-process.js';
-import { waitForRevision, type Deployment } from './deployment-flow.js';
+import { waitForRevision, type Deployment, type Revision } from './deployment-flow.js';
 
 export const PLATFORM_ROOT = resolve('.');
 
@@ -42,7 +42,7 @@ export async function deployAs(
   name: string,
   archive: Buffer,
   sourceConfig: Record<string, unknown> = {},
-): Promise<{ deployment: Deployment; revision: { id: string; status: string } }> {
+): Promise<{ deployment: Deployment; revision: Revision }> {
   const created = await cp.api<Deployment>(
     'POST',
     '/v2/deployments',

@@ -11,6 +11,18 @@ const loadControlPlaneConfig = (env: Record<string, string>) => load({ ...KEY, .
 
 const MIB = 1024 * 1024;
 
+/** What a tenant and each jail may use when nothing is set. */
+const DEFAULT_LIMITS = {
+  limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
+  jail: {
+    build: { memoryBytes: 4096 * MIB, pids: 1024 },
+    runtime: { memoryBytes: 2048 * MIB, pids: 512 },
+    tmpBytes: 256 * MIB,
+    deploymentDiskBytes: 5120 * MIB,
+    osIdRegistry: '/var/lib/berth/os-ids',
+  },
+};
+
 describe('loadControlPlaneConfig', () => {
   it('falls back to the defaults for an empty environment', () => {
     expect(loadControlPlaneConfig({})).toEqual({
@@ -26,14 +38,7 @@ describe('loadControlPlaneConfig', () => {
       localListener: true,
       allowLocalSources: false,
       allowUnsealedTenants: false,
-      limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
-      jail: {
-        build: { memoryBytes: 4096 * MIB, pids: 1024 },
-        runtime: { memoryBytes: 2048 * MIB, pids: 512 },
-        tmpBytes: 256 * MIB,
-        deploymentDiskBytes: 5120 * MIB,
-        osIdRegistry: '/var/lib/berth/os-ids',
-      },
+      ...DEFAULT_LIMITS,
     });
   });
 
@@ -93,14 +98,7 @@ describe('loadControlPlaneConfig', () => {
       localListener: true,
       allowLocalSources: false,
       allowUnsealedTenants: false,
-      limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
-      jail: {
-        build: { memoryBytes: 4096 * MIB, pids: 1024 },
-        runtime: { memoryBytes: 2048 * MIB, pids: 512 },
-        tmpBytes: 256 * MIB,
-        deploymentDiskBytes: 5120 * MIB,
-        osIdRegistry: '/var/lib/berth/os-ids',
-      },
+      ...DEFAULT_LIMITS,
     });
   });
 

@@ -11,7 +11,8 @@ import {
   TEST_API_KEY,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
-import { packExample, waitForRevision, type Deployment } from '../../support/deployment-flow.js';
+import { packExample, type Deployment } from '../../support/deployment-flow.js';
+import { deployAs } from '../../support/tenant-deploy.js';
 import { testServerUrl } from '../../support/test-server.js';
 
 jest.setTimeout(600_000);
@@ -98,48 +99,6 @@ async function create(
   );
 }
 
-async function deploy(
-  cp: ControlPlaneProcess,
-  key: string,
-  name: string,
-  archive: Buffer,
-): Promise<{
-  deployment: Deployment;
-  revision: { status: string; status_message: string | null };
-}> {
-  const created = await create(cp, key, name);
-  expect(created.status).toBe(201);
-  const id = created.body.id;
-  const issued = await cp.api<{ upload_url: string; object_path: string }>(
-    'POST',
-    `/v2/deployments/${id}/upload-url`,
-    undefined,
-    key,
-  );
-  const put = await fetch(issued.body.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/gzip' },
-    body: archive,
-  });
-  expect(put.ok).toBe(true);
-  const patched = await cp.api<Deployment>(
-    'PATCH',
-    `/v2/deployments/${id}`,
-    { source_revision_config: { source_tarball_path: issued.body.object_path } },
-    key,
-  );
-  expect(patched.status).toBe(200);
-  const revision = await waitForRevision(
-    cp,
-    id,
-    patched.body.latest_revision_id ?? '',
-    240_000,
-    key,
-  );
-  const deployment = await cp.api<Deployment>('GET', `/v2/deployments/${id}`, undefined, key);
-  return { deployment: deployment.body, revision };
-}
-
 const roleOf = (deployment: Deployment): string =>
   `${ROLE_PREFIX}${deployment.id.replace(/-/g, '')}`;
 
@@ -194,8 +153,8 @@ describe('database connections: one deployment cannot take the others’', () =>
     const example = await packExample();
     const { archive: hogArchive } = await packDirectory(app.dir);
     const [hog, steady] = await Promise.all([
-      deploy(cp, TEST_API_KEY, 'greedy', hogArchive),
-      deploy(cp, TEST_API_KEY, 'steady', example),
+      deployAs(cp, TEST_API_KEY, 'greedy', hogArchive),
+      deployAs(cp, TEST_API_KEY, 'steady', example),
     ]);
     expect(hog.revision.status).toBe('DEPLOYED');
     expect(steady.revision.status).toBe('DEPLOYED');
@@ -234,13 +193,13 @@ describe('database connections: one deployment cannot take the others’', () =>
       expect(third.body.detail).toContain('BERTH_TENANT_MAX_DEPLOYMENTS');
 
       // A new deployment still starts, and answers, while the greedy one holds its connections.
-      const newcomer = await deploy(cp, OTHER_TENANT_KEY, 'newcomer', example);
+      const newcomer = await deployAs(cp, OTHER_TENANT_KEY, 'newcomer', example);
       expect(newcomer.revision.status).toBe('DEPLOYED');
       await answersARun(newcomer.deployment, OTHER_TENANT_KEY);
 
       // The server is now full for deployments: the next one is refused with the reason, and
       // the ones that run are untouched.
-      const refused = await deploy(cp, OTHER_TENANT_KEY, 'no-room', example);
+      const refused = await deployAs(cp, OTHER_TENANT_KEY, 'no-room', example);
       expect(refused.revision.status).toBe('DEPLOY_FAILED');
       expect(refused.revision.status_message).toContain('BERTH_DB_RESERVED_CONNECTIONS');
       expect(refused.revision.status_message).toContain('max_connections');
