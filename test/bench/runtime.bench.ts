@@ -23,6 +23,12 @@ import { loadGoal, waitLoad, type WaitLoad } from './load.bench-phase.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
 import { growingThreadBench } from './growing-thread.bench-phase.js';
+import {
+  COLLECTS_ON_SIGNAL,
+  collectingNodeOptions,
+  printSoakTable,
+  soakBench,
+} from './soak.bench-phase.js';
 
 /** Scales every sequential phase; the default keeps the whole run within about three minutes. */
 const ITERATIONS = Math.max(10, Number(process.env.BENCH_ITERATIONS ?? 80));
@@ -43,10 +49,24 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const LONG_STREAM_TIMEOUT_MS = 120_000;
 const RESUME_TIMEOUT_MS = 60_000;
 /** The whole benchmark gives up after this, stopping both servers. */
-const BENCH_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+const BENCH_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 900_000);
 const SERVER_STOP_TIMEOUT_MS = 15_000;
 /** The pause after the reference's turn in a phase. */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5_000);
+
+/**
+ * The phases to run (`BENCH_PHASES`, comma-separated): `comparison` (Berth against the reference
+ * server and in-process LangGraph: every phase but the soak) and `soak`. Both by default.
+ */
+const PHASES = benchPhases(process.env.BENCH_PHASES);
+/**
+ * The soak: this many runs/wait over SOAK_THREADS threads, about 60 to 90 s on a 2-core machine
+ * (the runs slow down as the threads' conversations grow), sampled every SOAK_SAMPLE_SECONDS.
+ */
+const SOAK_RUNS = Math.max(100, Number(process.env.BENCH_SOAK_RUNS ?? 2_500));
+const SOAK_THREADS = 100;
+const SOAK_SAMPLE_SECONDS = 10;
+const SOAK_IDLE_SECONDS = 10;
 
 const APP_DIR = resolve('examples/agent');
 const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
@@ -634,6 +654,336 @@ async function stopRuntime(runtime: RuntimeProcess): Promise<void> {
   }
 }
 
+function benchPhases(value: string | undefined): ReadonlySet<string> {
+  const known = ['comparison', 'soak'];
+  const asked = (value ?? '')
+    .split(',')
+    .map((phase) => phase.trim())
+    .filter((phase) => phase !== '');
+  for (const phase of asked) {
+    if (!known.includes(phase)) {
+      throw new Error(`BENCH_PHASES: no phase "${phase}" (there are ${known.join(', ')})`);
+    }
+  }
+  return new Set(asked.length > 0 ? asked : known);
+}
+
+/**
+ * The soak: many runs over 100 threads while the runtime's resident size and heap are sampled
+ * (test/bench/soak.bench-phase.ts). Alone, it warms Berth up first.
+ */
+async function soakPhase(runtime: RuntimeProcess, berth: Target, alone: boolean): Promise<void> {
+  if (alone) {
+    console.log(
+      `Agent runtime soak: Berth (${runtime.url}) serving ${EXAMPLE_GRAPH_CONFIG}; ` +
+        `Node ${process.version}; ${load()}`,
+    );
+    await warmUp(berth);
+  }
+  const started = performance.now();
+  const soak = await soakBench({
+    runs: SOAK_RUNS,
+    threads: SOAK_THREADS,
+    runtime: runtime.child,
+    collects: runtime.output().includes(COLLECTS_ON_SIGNAL),
+    sampleEverySeconds: SOAK_SAMPLE_SECONDS,
+    idleSeconds: SOAK_IDLE_SECONDS,
+    newThread: () => createThread(berth),
+    runOnce: (threadId) => runToItsEnd(berth, threadId),
+  });
+  console.log(
+    `  soak: ${((performance.now() - started) / 1000).toFixed(1)} s (runs for ${soak.seconds.toFixed(1)} s, then ${SOAK_IDLE_SECONDS} s idle)`,
+  );
+  printSoakTable(
+    soak,
+    `Soak: ${SOAK_RUNS.toLocaleString('en-US')} runs/wait (agent) over ${SOAK_THREADS} threads, ` +
+      `each thread's runs one after the other; Berth's runtime process every ${SOAK_SAMPLE_SECONDS} s, ` +
+      `checkpoint cache ${process.env.BERTH_CHECKPOINT_CACHE_MB ? `${process.env.BERTH_CHECKPOINT_CACHE_MB} MB` : 'at its default'} ` +
+      `(${load()})`,
+  );
+  if (soak.firstError !== undefined) {
+    console.log(`  first failed run: ${soak.firstError.slice(0, 300)}`);
+  }
+}
+
+/** Every phase that compares Berth with the reference server (and with LangGraph in process). */
+async function comparisonPhases(
+  database: BenchDatabase,
+  runtime: RuntimeProcess,
+  reference: ReferenceServer,
+  berth: Target,
+): Promise<void> {
+  const peer: Target = { name: 'reference', url: reference.url, headers: {} };
+  const targets = [berth, peer] as const;
+  console.log(
+    `Agent runtime benchmark: Berth (${runtime.url}, on ${database.where}) vs the reference ` +
+      `in-memory server, langgraphjs dev ${reference.version} (${reference.url}), both serving ` +
+      `${EXAMPLE_GRAPH_CONFIG}; Node ${process.version}; ${ITERATIONS} create+join iterations, ` +
+      `${STREAM_ITERATIONS} streamed runs, ${WARM_UP} warm-up iterations per kind; ${load()}`,
+  );
+
+  await eachTarget('warm-up', targets, warmUp);
+  const [joinBerth, joinPeer] = await interleaved(
+    'create+join',
+    targets,
+    ITERATIONS,
+    createAndJoin,
+  );
+  const [streamsBerth, streamsPeer] = await interleaved(
+    'streamed runs',
+    targets,
+    STREAM_ITERATIONS,
+    streamedRun,
+  );
+  const streamBerth = streamSamples(streamsBerth);
+  const streamPeer = streamSamples(streamsPeer);
+  await settle();
+  const [parallelBerth, parallelPeer] = await eachTarget('parallel runs', targets, parallelRuns);
+  const [loadBerth, loadPeer] = await eachTarget('load', targets, (target) =>
+    waitLoad(target, {
+      clients: LOAD_CLIENTS,
+      durationMs: LOAD_SECONDS * 1_000,
+      newThread: createThread,
+      runOnce: runToItsEnd,
+    }),
+  );
+  const [resumeBerth, resumePeer] = await eachTarget(
+    '10k-event stream',
+    targets,
+    resumeLongStream,
+    false,
+  );
+  const durable = await durableSteps(database, resumeBerth.runId);
+  const prepared = new Map<string, string>();
+  for (const target of targets) prepared.set(target.name, await threadWithHistory(target));
+  const [opsBerth, opsPeer] = await interleaved(
+    'thread operations',
+    targets,
+    ITERATIONS,
+    threadOps(prepared),
+  );
+  const opRows = (['create', 'updateState', 'copy'] as const).flatMap((op) =>
+    latencyRows(
+      {
+        create: 'POST /threads',
+        updateState: 'POST /threads/{id}/state (as_node)',
+        copy: 'POST /threads/{id}/copy',
+      }[op],
+      opsBerth.map((sample) => sample[op]),
+      opsPeer.map((sample) => sample[op]),
+      [50],
+    ),
+  );
+
+  // What one run costs Berth: its CPU, and the transactions its database commits.
+  await settle();
+  const pid = runtime.child.pid ?? 0;
+  const idle = await idleRates(pid, database.url, 3_000);
+  const costBefore = await sampleCost(pid, database.url);
+  const workBefore = await databaseWorkOf(berth);
+  await parallelRuns(berth);
+  const workAfter = await databaseWorkOf(berth);
+  await new Promise((done) => setTimeout(done, 1_500));
+  const cost = costPerRun(
+    costBefore,
+    await sampleCost(pid, database.url),
+    PARALLEL_THREADS * RUNS_PER_THREAD,
+    idle,
+  );
+  const runsMeasured = PARALLEL_THREADS * RUNS_PER_THREAD;
+  const statementsPerRun = (workAfter.statements - workBefore.statements) / runsMeasured;
+  const commitsPerRun = (workAfter.transactions - workBefore.transactions) / runsMeasured;
+  const inProcessStarted = performance.now();
+  const inProcess = await measureInProcessLangGraph({
+    input: QUESTION,
+    threads: PARALLEL_THREADS,
+    runsPerThread: RUNS_PER_THREAD,
+    samples: ITERATIONS,
+  });
+  console.log(
+    `  in-process LangGraph: ${((performance.now() - inProcessStarted) / 1000).toFixed(1)} s (the example's graph with MemorySaver, in this process)`,
+  );
+  const growingStarted = performance.now();
+  const growingRows = await growingThreadBench({
+    databaseUrl: database.url,
+    input: QUESTION,
+    newThread: () => createThread(berth),
+    runOnce: (threadId) => runToItsEnd(berth, threadId),
+  });
+  console.log(
+    `  growing thread: ${((performance.now() - growingStarted) / 1000).toFixed(1)} s (Berth, then the same runs in this process)`,
+  );
+  const scaleStarted = performance.now();
+  const scale = await scaleOutBench(parallelRuns);
+  console.log(
+    `  scale-out: ${((performance.now() - scaleStarted) / 1000).toFixed(1)} s (an API process and 1, then 2, worker processes on one database)`,
+  );
+  const storeStarted = performance.now();
+  const store = await storeBench(peer, ITERATIONS);
+  console.log(
+    `  store: ${((performance.now() - storeStarted) / 1000).toFixed(1)} s (a second Berth runtime serving the store with store.index)`,
+  );
+
+  const rows: Row[] = [
+    ...latencyRows('create run + join (agent)', joinBerth, joinPeer, [50, 90]),
+    ...latencyRows(
+      'POST runs/stream: first SSE byte',
+      streamBerth.firstByte,
+      streamPeer.firstByte,
+      [50, 90],
+    ),
+    ...latencyRows(
+      `streamed run (values+messages-tuple, ${streamBerth.events}/${streamPeer.events} events) to its end`,
+      streamBerth.total,
+      streamPeer.total,
+      [50],
+    ),
+    {
+      metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (runs/wait)`,
+      berth: rate(parallelBerth),
+      peer: rate(parallelPeer),
+      ratio: speedUp(parallelBerth, parallelPeer, false),
+    },
+    {
+      metric: 'per run (runs/wait, agent): runtime CPU ms, idle subtracted',
+      berth: millis(cost.cpuMs),
+      peer: '-',
+      ratio: '',
+    },
+    {
+      metric: 'per run: transactions committed (pg_stat_database, idle subtracted)',
+      berth: cost.transactions.toFixed(1),
+      peer: '-',
+      ratio: '',
+    },
+    {
+      metric: 'per run: transactions committed (counted in the runtime)',
+      berth: commitsPerRun.toFixed(1),
+      peer: '-',
+      ratio: '',
+    },
+    {
+      metric: 'per run: SQL statements sent (counted in the runtime)',
+      berth: statementsPerRun.toFixed(1),
+      peer: '-',
+      ratio: '',
+    },
+    ...loadRows(loadBerth, loadPeer),
+    ...scale.rows,
+    ...resumeRow(resumeBerth, resumePeer),
+    ...opRows,
+    ...store.rows,
+  ];
+  printTable(
+    'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
+    `reference (langgraphjs dev ${reference.version})`,
+    rows,
+  );
+
+  const joinP50 = percentile(joinBerth, 50);
+  const loaded = loadGoal(loadBerth, joinP50, LOAD_P99_BOUND);
+  const refJoinP50 = percentile(joinPeer, 50);
+  const firstByteBerthP50 = percentile(streamBerth.firstByte, 50);
+  const firstBytePeerP50 = percentile(streamPeer.firstByte, 50);
+  printTable(
+    'Berth vs LangGraph itself (the same graph in this process: graph.invoke/stream, MemorySaver, nothing durable)',
+    'in-process LangGraph',
+    [
+      {
+        metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (Berth: runs/wait)`,
+        berth: rate(parallelBerth),
+        peer: rate(inProcess.runsPerSecond),
+        ratio: speedUp(parallelBerth, inProcess.runsPerSecond, false),
+      },
+      {
+        metric: '  the reference server, same workload',
+        berth: rate(parallelPeer),
+        peer: rate(inProcess.runsPerSecond),
+        ratio: speedUp(parallelPeer, inProcess.runsPerSecond, false),
+      },
+      {
+        metric: 'one run p50 (Berth: create run + join; in-process: invoke)',
+        berth: millis(joinP50),
+        peer: millis(inProcess.runP50),
+        ratio: speedUp(joinP50, inProcess.runP50, true),
+      },
+      {
+        metric: '  the reference server: create run + join p50',
+        berth: millis(refJoinP50),
+        peer: millis(inProcess.runP50),
+        ratio: speedUp(refJoinP50, inProcess.runP50, true),
+      },
+      {
+        metric: 'first byte p50 (Berth: POST runs/stream; in-process: first chunk)',
+        berth: millis(firstByteBerthP50),
+        peer: millis(inProcess.firstChunkP50),
+        ratio: speedUp(firstByteBerthP50, inProcess.firstChunkP50, true),
+      },
+      {
+        metric: '  the reference server: first SSE byte p50',
+        berth: millis(firstBytePeerP50),
+        peer: millis(inProcess.firstChunkP50),
+        ratio: speedUp(firstBytePeerP50, inProcess.firstChunkP50, true),
+      },
+      ...growingRows,
+    ],
+  );
+  console.log(
+    `Goals against in-process LangGraph: runs/s at 0.5 or more of it: ${(parallelBerth / inProcess.runsPerSecond).toFixed(2)}: ${parallelBerth >= 0.5 * inProcess.runsPerSecond ? 'met' : 'MISSED'}` +
+      `; create+join p50 within 3x of one run: ${(joinP50 / inProcess.runP50).toFixed(1)}x: ${joinP50 <= 3 * inProcess.runP50 ? 'met' : 'MISSED'}` +
+      `; first byte within 2x of the first chunk: ${(firstByteBerthP50 / inProcess.firstChunkP50).toFixed(1)}x: ${firstByteBerthP50 <= 2 * inProcess.firstChunkP50 ? 'met' : 'MISSED'}`,
+  );
+  const firstByteP50 = percentile(streamBerth.firstByte, 50);
+  const streamed = resumeBerth.live.tally.events;
+  const resumedAll = resumeBerth.resumes.every(
+    (r) => r.tally.events === streamed - RESUME_AFTER_EVENT,
+  );
+  const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+  const opP50 = (op: keyof ThreadOpsSample): number =>
+    percentile(
+      opsBerth.map((sample) => sample[op]),
+      50,
+    );
+  const withinTwice = (op: keyof ThreadOpsSample): string =>
+    `${op} p50 ${millis(opP50(op))} (${(opP50(op) / opP50('create')).toFixed(2)}x POST /threads): ${verdict(opP50(op) <= 2 * opP50('create'))}`;
+  console.log(
+    '\nRatio: how many times better Berth is: peer / berth for times, berth / peer for rates' +
+      ' (above 1 means Berth is faster).' +
+      '\nGoals: create+join p50 < 25 ms, first byte < 10 ms, parallel runs/s >= 10x the reference, every event durable' +
+      `\n  create+join p50 ${millis(joinP50)}: ${verdict(joinP50 < 25)}` +
+      `; first byte p50 ${millis(firstByteP50)}: ${verdict(firstByteP50 < 10)}` +
+      `; parallel ${(parallelBerth / parallelPeer).toFixed(2)}x: ${verdict(parallelBerth >= 10 * parallelPeer)}` +
+      `; durable ${count(durable)} of ${count(streamed)}: ${verdict(durable === streamed && resumedAll)}` +
+      `\nGoal: ${LOAD_CLIENTS} concurrent runs/wait clients, p99 under ${LOAD_P99_BOUND}x one client's create+join p50, no error: ` +
+      `p99 ${millis(percentile(loadBerth.latencies, 99))} = ${loaded.times.toFixed(1)}x ${millis(joinP50)}, ` +
+      `${loadBerth.errors} failed of ${loadBerth.runs + loadBerth.errors}${loadBerth.firstError ? ` (first: ${loadBerth.firstError.slice(0, 200)})` : ''}: ${verdict(loaded.met)}` +
+      `\nGoal: a state update and a copy are event appends, p50 within 2x of POST /threads: ` +
+      `${withinTwice('updateState')}; ${withinTwice('copy')}` +
+      `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
+      ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
+      ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
+      ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.` +
+      `\nScale-out: ${scale.runs} runs over 1 then 2 worker processes, ${scale.startedTwice} started twice: ${verdict(scale.startedTwice === 0)}` +
+      `\nGoal: store put p50 within 3x of the in-memory reference: ${millis(store.putP50[0])} vs ${millis(store.putP50[1])}` +
+      ` (${(store.putP50[0] / store.putP50[1]).toFixed(2)}x): ${verdict(store.putP50[0] <= 3 * store.putP50[1])}` +
+      `; filtered search faster than it: ${millis(store.searchP50[0])} vs ${millis(store.searchP50[1])}: ${verdict(store.searchP50[0] < store.searchP50[1])}` +
+      `; semantic query ${millis(store.semanticP50[0])} vs ${millis(store.semanticP50[1])}: ${verdict(store.semanticP50[0] < store.semanticP50[1])}` +
+      ` (similarity: ${store.vectorSearch}).`,
+  );
+  if (resumePeer.failure !== undefined) {
+    console.log(`Reference resume: ${resumePeer.failure}.`);
+  }
+  console.log(
+    `Notes: the samples of the sequential measures were taken in turns (Berth, reference, ` +
+      `Berth, ...); the parallel and 10k phases ran Berth then the reference, with a ` +
+      `${SETTLE_MS / 1000} s pause after the reference (it writes its store to disk when idle). ` +
+      `The reference is asked for stream_resumable: true (without it it keeps no events for a ` +
+      `later reader; Berth ignores the flag, every run is resumable). Its joins and streams end on ` +
+      `a 500 ms idle timeout (no "done" control message is ever published), which its latencies ` +
+      `include. Machine at the end: ${load()}.`,
+  );
+}
+
 async function main(): Promise<void> {
   const watchdog = setTimeout(() => {
     console.error(`The benchmark took longer than ${BENCH_TIMEOUT_MS} ms: aborting`);
@@ -659,293 +1009,34 @@ async function main(): Promise<void> {
   try {
     const startingBerth = (async () => {
       database = await openBenchDatabase('runtime');
-      runtime = await startRuntime({ databaseUrl: database.url, env: { EVENTSTORE_URL: '' } });
+      runtime = await startRuntime({
+        databaseUrl: database.url,
+        // The soak asks it for full collections (collect-on-signal.ts); nothing else changes.
+        env: { EVENTSTORE_URL: '', NODE_OPTIONS: collectingNodeOptions(process.env.NODE_OPTIONS) },
+      });
     })();
-    const startingReference = (async () => {
-      reference = await startReferenceServer({ appDir: APP_DIR });
-    })();
+    const comparing = PHASES.has('comparison');
+    const startingReference = comparing
+      ? (async () => {
+          reference = await startReferenceServer({ appDir: APP_DIR });
+        })()
+      : Promise.resolve();
     const started = await Promise.allSettled([startingBerth, startingReference]);
     for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    if (!database || !runtime || !reference) throw new Error('a server did not start');
+    if (!database || !runtime || (comparing && !reference)) {
+      throw new Error('a server did not start');
+    }
 
     const berth: Target = {
       name: 'berth',
       url: runtime.url,
       headers: { 'x-api-key': runtime.apiKey },
     };
-    const peer: Target = { name: 'reference', url: reference.url, headers: {} };
-    const targets = [berth, peer] as const;
-    console.log(
-      `Agent runtime benchmark: Berth (${runtime.url}, on ${database.where}) vs the reference ` +
-        `in-memory server, langgraphjs dev ${reference.version} (${reference.url}), both serving ` +
-        `${EXAMPLE_GRAPH_CONFIG}; Node ${process.version}; ${ITERATIONS} create+join iterations, ` +
-        `${STREAM_ITERATIONS} streamed runs, ${WARM_UP} warm-up iterations per kind; ${load()}`,
-    );
-
-    await eachTarget('warm-up', targets, warmUp);
-    const [joinBerth, joinPeer] = await interleaved(
-      'create+join',
-      targets,
-      ITERATIONS,
-      createAndJoin,
-    );
-    const [streamsBerth, streamsPeer] = await interleaved(
-      'streamed runs',
-      targets,
-      STREAM_ITERATIONS,
-      streamedRun,
-    );
-    const streamBerth = streamSamples(streamsBerth);
-    const streamPeer = streamSamples(streamsPeer);
-    await settle();
-    const [parallelBerth, parallelPeer] = await eachTarget('parallel runs', targets, parallelRuns);
-    const [loadBerth, loadPeer] = await eachTarget('load', targets, (target) =>
-      waitLoad(target, {
-        clients: LOAD_CLIENTS,
-        durationMs: LOAD_SECONDS * 1_000,
-        newThread: createThread,
-        runOnce: runToItsEnd,
-      }),
-    );
-    const [resumeBerth, resumePeer] = await eachTarget(
-      '10k-event stream',
-      targets,
-      resumeLongStream,
-      false,
-    );
-    const durable = await durableSteps(database, resumeBerth.runId);
-    const prepared = new Map<string, string>();
-    for (const target of targets) prepared.set(target.name, await threadWithHistory(target));
-    const [opsBerth, opsPeer] = await interleaved(
-      'thread operations',
-      targets,
-      ITERATIONS,
-      threadOps(prepared),
-    );
-    const opRows = (['create', 'updateState', 'copy'] as const).flatMap((op) =>
-      latencyRows(
-        {
-          create: 'POST /threads',
-          updateState: 'POST /threads/{id}/state (as_node)',
-          copy: 'POST /threads/{id}/copy',
-        }[op],
-        opsBerth.map((sample) => sample[op]),
-        opsPeer.map((sample) => sample[op]),
-        [50],
-      ),
-    );
-
-    // What one run costs Berth: its CPU, and the transactions its database commits.
-    await settle();
-    const pid = runtime.child.pid ?? 0;
-    const idle = await idleRates(pid, database.url, 3_000);
-    const costBefore = await sampleCost(pid, database.url);
-    const workBefore = await databaseWorkOf(berth);
-    await parallelRuns(berth);
-    const workAfter = await databaseWorkOf(berth);
-    await new Promise((done) => setTimeout(done, 1_500));
-    const cost = costPerRun(
-      costBefore,
-      await sampleCost(pid, database.url),
-      PARALLEL_THREADS * RUNS_PER_THREAD,
-      idle,
-    );
-    const runsMeasured = PARALLEL_THREADS * RUNS_PER_THREAD;
-    const statementsPerRun = (workAfter.statements - workBefore.statements) / runsMeasured;
-    const commitsPerRun = (workAfter.transactions - workBefore.transactions) / runsMeasured;
-    const inProcessStarted = performance.now();
-    const inProcess = await measureInProcessLangGraph({
-      input: QUESTION,
-      threads: PARALLEL_THREADS,
-      runsPerThread: RUNS_PER_THREAD,
-      samples: ITERATIONS,
-    });
-    console.log(
-      `  in-process LangGraph: ${((performance.now() - inProcessStarted) / 1000).toFixed(1)} s (the example's graph with MemorySaver, in this process)`,
-    );
-    const growingStarted = performance.now();
-    const growingRows = await growingThreadBench({
-      databaseUrl: database.url,
-      input: QUESTION,
-      newThread: () => createThread(berth),
-      runOnce: (threadId) => runToItsEnd(berth, threadId),
-    });
-    console.log(
-      `  growing thread: ${((performance.now() - growingStarted) / 1000).toFixed(1)} s (Berth, then the same runs in this process)`,
-    );
-    const scaleStarted = performance.now();
-    const scale = await scaleOutBench(parallelRuns);
-    console.log(
-      `  scale-out: ${((performance.now() - scaleStarted) / 1000).toFixed(1)} s (an API process and 1, then 2, worker processes on one database)`,
-    );
-    const storeStarted = performance.now();
-    const store = await storeBench(peer, ITERATIONS);
-    console.log(
-      `  store: ${((performance.now() - storeStarted) / 1000).toFixed(1)} s (a second Berth runtime serving the store with store.index)`,
-    );
-
-    const rows: Row[] = [
-      ...latencyRows('create run + join (agent)', joinBerth, joinPeer, [50, 90]),
-      ...latencyRows(
-        'POST runs/stream: first SSE byte',
-        streamBerth.firstByte,
-        streamPeer.firstByte,
-        [50, 90],
-      ),
-      ...latencyRows(
-        `streamed run (values+messages-tuple, ${streamBerth.events}/${streamPeer.events} events) to its end`,
-        streamBerth.total,
-        streamPeer.total,
-        [50],
-      ),
-      {
-        metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (runs/wait)`,
-        berth: rate(parallelBerth),
-        peer: rate(parallelPeer),
-        ratio: speedUp(parallelBerth, parallelPeer, false),
-      },
-      {
-        metric: 'per run (runs/wait, agent): runtime CPU ms, idle subtracted',
-        berth: millis(cost.cpuMs),
-        peer: '-',
-        ratio: '',
-      },
-      {
-        metric: 'per run: transactions committed (pg_stat_database, idle subtracted)',
-        berth: cost.transactions.toFixed(1),
-        peer: '-',
-        ratio: '',
-      },
-      {
-        metric: 'per run: transactions committed (counted in the runtime)',
-        berth: commitsPerRun.toFixed(1),
-        peer: '-',
-        ratio: '',
-      },
-      {
-        metric: 'per run: SQL statements sent (counted in the runtime)',
-        berth: statementsPerRun.toFixed(1),
-        peer: '-',
-        ratio: '',
-      },
-      ...loadRows(loadBerth, loadPeer),
-      ...scale.rows,
-      ...resumeRow(resumeBerth, resumePeer),
-      ...opRows,
-      ...store.rows,
-    ];
-    printTable(
-      'Berth agent runtime vs the reference in-memory server (langgraphjs dev)',
-      `reference (langgraphjs dev ${reference.version})`,
-      rows,
-    );
-
-    const joinP50 = percentile(joinBerth, 50);
-    const loaded = loadGoal(loadBerth, joinP50, LOAD_P99_BOUND);
-    const refJoinP50 = percentile(joinPeer, 50);
-    const firstByteBerthP50 = percentile(streamBerth.firstByte, 50);
-    const firstBytePeerP50 = percentile(streamPeer.firstByte, 50);
-    printTable(
-      'Berth vs LangGraph itself (the same graph in this process: graph.invoke/stream, MemorySaver, nothing durable)',
-      'in-process LangGraph',
-      [
-        {
-          metric: `runs/s, ${PARALLEL_THREADS} threads x ${RUNS_PER_THREAD} runs (Berth: runs/wait)`,
-          berth: rate(parallelBerth),
-          peer: rate(inProcess.runsPerSecond),
-          ratio: speedUp(parallelBerth, inProcess.runsPerSecond, false),
-        },
-        {
-          metric: '  the reference server, same workload',
-          berth: rate(parallelPeer),
-          peer: rate(inProcess.runsPerSecond),
-          ratio: speedUp(parallelPeer, inProcess.runsPerSecond, false),
-        },
-        {
-          metric: 'one run p50 (Berth: create run + join; in-process: invoke)',
-          berth: millis(joinP50),
-          peer: millis(inProcess.runP50),
-          ratio: speedUp(joinP50, inProcess.runP50, true),
-        },
-        {
-          metric: '  the reference server: create run + join p50',
-          berth: millis(refJoinP50),
-          peer: millis(inProcess.runP50),
-          ratio: speedUp(refJoinP50, inProcess.runP50, true),
-        },
-        {
-          metric: 'first byte p50 (Berth: POST runs/stream; in-process: first chunk)',
-          berth: millis(firstByteBerthP50),
-          peer: millis(inProcess.firstChunkP50),
-          ratio: speedUp(firstByteBerthP50, inProcess.firstChunkP50, true),
-        },
-        {
-          metric: '  the reference server: first SSE byte p50',
-          berth: millis(firstBytePeerP50),
-          peer: millis(inProcess.firstChunkP50),
-          ratio: speedUp(firstBytePeerP50, inProcess.firstChunkP50, true),
-        },
-        ...growingRows,
-      ],
-    );
-    console.log(
-      `Goals against in-process LangGraph: runs/s at 0.5 or more of it: ${(parallelBerth / inProcess.runsPerSecond).toFixed(2)}: ${parallelBerth >= 0.5 * inProcess.runsPerSecond ? 'met' : 'MISSED'}` +
-        `; create+join p50 within 3x of one run: ${(joinP50 / inProcess.runP50).toFixed(1)}x: ${joinP50 <= 3 * inProcess.runP50 ? 'met' : 'MISSED'}` +
-        `; first byte within 2x of the first chunk: ${(firstByteBerthP50 / inProcess.firstChunkP50).toFixed(1)}x: ${firstByteBerthP50 <= 2 * inProcess.firstChunkP50 ? 'met' : 'MISSED'}`,
-    );
-    const firstByteP50 = percentile(streamBerth.firstByte, 50);
-    const streamed = resumeBerth.live.tally.events;
-    const resumedAll = resumeBerth.resumes.every(
-      (r) => r.tally.events === streamed - RESUME_AFTER_EVENT,
-    );
-    const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
-    const opP50 = (op: keyof ThreadOpsSample): number =>
-      percentile(
-        opsBerth.map((sample) => sample[op]),
-        50,
-      );
-    const withinTwice = (op: keyof ThreadOpsSample): string =>
-      `${op} p50 ${millis(opP50(op))} (${(opP50(op) / opP50('create')).toFixed(2)}x POST /threads): ${verdict(opP50(op) <= 2 * opP50('create'))}`;
-    console.log(
-      '\nRatio: how many times better Berth is: peer / berth for times, berth / peer for rates' +
-        ' (above 1 means Berth is faster).' +
-        '\nGoals: create+join p50 < 25 ms, first byte < 10 ms, parallel runs/s >= 10x the reference, every event durable' +
-        `\n  create+join p50 ${millis(joinP50)}: ${verdict(joinP50 < 25)}` +
-        `; first byte p50 ${millis(firstByteP50)}: ${verdict(firstByteP50 < 10)}` +
-        `; parallel ${(parallelBerth / parallelPeer).toFixed(2)}x: ${verdict(parallelBerth >= 10 * parallelPeer)}` +
-        `; durable ${count(durable)} of ${count(streamed)}: ${verdict(durable === streamed && resumedAll)}` +
-        `\nGoal: ${LOAD_CLIENTS} concurrent runs/wait clients, p99 under ${LOAD_P99_BOUND}x one client's create+join p50, no error: ` +
-        `p99 ${millis(percentile(loadBerth.latencies, 99))} = ${loaded.times.toFixed(1)}x ${millis(joinP50)}, ` +
-        `${loadBerth.errors} failed of ${loadBerth.runs + loadBerth.errors}${loadBerth.firstError ? ` (first: ${loadBerth.firstError.slice(0, 200)})` : ''}: ${verdict(loaded.met)}` +
-        `\nGoal: a state update and a copy are event appends, p50 within 2x of POST /threads: ` +
-        `${withinTwice('updateState')}; ${withinTwice('copy')}` +
-        `\nDurability (Berth): the ${count(LONG_STREAM_STEPS)}-step run ${resumeBerth.runId} streamed ${count(streamed)} events` +
-        ` and its stream in PostgreSQL holds ${count(durable)} RunStepEmitted events` +
-        ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
-        ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.` +
-        `\nScale-out: ${scale.runs} runs over 1 then 2 worker processes, ${scale.startedTwice} started twice: ${verdict(scale.startedTwice === 0)}` +
-        `\nGoal: store put p50 within 3x of the in-memory reference: ${millis(store.putP50[0])} vs ${millis(store.putP50[1])}` +
-        ` (${(store.putP50[0] / store.putP50[1]).toFixed(2)}x): ${verdict(store.putP50[0] <= 3 * store.putP50[1])}` +
-        `; filtered search faster than it: ${millis(store.searchP50[0])} vs ${millis(store.searchP50[1])}: ${verdict(store.searchP50[0] < store.searchP50[1])}` +
-        `; semantic query ${millis(store.semanticP50[0])} vs ${millis(store.semanticP50[1])}: ${verdict(store.semanticP50[0] < store.semanticP50[1])}` +
-        ` (similarity: ${store.vectorSearch}).`,
-    );
-    if (resumePeer.failure !== undefined) {
-      console.log(`Reference resume: ${resumePeer.failure}.`);
-    }
-    console.log(
-      `Notes: the samples of the sequential measures were taken in turns (Berth, reference, ` +
-        `Berth, ...); the parallel and 10k phases ran Berth then the reference, with a ` +
-        `${SETTLE_MS / 1000} s pause after the reference (it writes its store to disk when idle). ` +
-        `The reference is asked for stream_resumable: true (without it it keeps no events for a ` +
-        `later reader; Berth ignores the flag, every run is resumable). Its joins and streams end on ` +
-        `a 500 ms idle timeout (no "done" control message is ever published), which its latencies ` +
-        `include. Machine at the end: ${load()}.`,
-    );
-    for (const [name, output] of [
-      ['berth', runtime.output()],
-      ['reference', reference.output()],
-    ] as const) {
+    if (comparing && reference) await comparisonPhases(database, runtime, reference, berth);
+    if (PHASES.has('soak')) await soakPhase(runtime, berth, !comparing);
+    const outputs: (readonly [string, string])[] = [['berth', runtime.output()]];
+    if (reference) outputs.push(['reference', reference.output()]);
+    for (const [name, output] of outputs) {
       const lines = errorLines(output);
       if (lines.length > 0)
         console.log(`\n${name} logged errors (first ${lines.length}):\n${lines.join('\n')}`);

@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import type { EventStore } from '#libs/event-store';
 import {
+  checkpointCacheBytesOf,
   createEventCheckpointSaver,
   type CheckpointHold,
   type CheckpointLibrary,
@@ -51,6 +52,8 @@ export class Application extends GraphCatalog {
     private currentConfig: GraphConfig,
     private registry: GraphRegistry,
     private readonly store: EventStore,
+    /** Each checkpointer's cache budget (`BERTH_CHECKPOINT_CACHE_MB`). */
+    private readonly checkpointCacheBytes: number,
   ) {
     super();
   }
@@ -65,6 +68,7 @@ export class Application extends GraphCatalog {
     store: EventStore,
     env: NodeJS.ProcessEnv,
   ): Promise<Application> {
+    const checkpointCacheBytes = checkpointCacheBytesOf(env);
     const config = await readGraphConfig(configPath);
     const tooOld =
       config.nodeVersion === undefined
@@ -74,7 +78,7 @@ export class Application extends GraphCatalog {
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
     registerServerLogger(processLogger(logLevelOf(env.LOG_LEVEL)));
     const registry = GraphRegistry.fromConfig(config);
-    const application = new Application(config, registry, store);
+    const application = new Application(config, registry, store, checkpointCacheBytes);
     ({ served: application.served, failed: application.failed } = await loadEveryGraph(registry));
     if (application.served.length === 0) {
       await application.close();
@@ -305,6 +309,7 @@ export class Application extends GraphCatalog {
       saver = createEventCheckpointSaver(
         bindings.checkpointModule as unknown as CheckpointLibrary,
         this.store,
+        { maxCachedBytes: this.checkpointCacheBytes },
       );
       this.savers.set(bindings.checkpointModule, saver);
     }

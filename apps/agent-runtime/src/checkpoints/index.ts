@@ -37,6 +37,12 @@ export {
 } from './event-checkpoint-storage.js';
 export { decodeValue, encodeValue, readableJson, type CheckpointSerde } from './stored-value.js';
 export {
+  DEFAULT_CHECKPOINT_CACHE_MB,
+  checkpointCacheBytesOf,
+  checkpointEventBytes,
+  jsonTextLength,
+} from './event-size.js';
+export {
   ThreadCheckpointCache,
   type ThreadCheckpointCacheOptions,
 } from './thread-checkpoint-cache.js';

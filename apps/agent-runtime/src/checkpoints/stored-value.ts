@@ -1,5 +1,6 @@
 import type { JsonValue } from '#libs/event-store';
 import type { StoredValue } from './checkpoint-events.js';
+import { rememberTextLength } from './event-size.js';
 
 /** The part of LangGraph's `SerializerProtocol` the saver uses (any copy of the library fits). */
 export interface CheckpointSerde {
@@ -26,7 +27,12 @@ export async function encodeValue(serde: CheckpointSerde, value: unknown): Promi
   const [type, bytes] = await serde.dumpsTyped(value);
   if (type === 'json') {
     const json = readableJson(bytes, writesStringifiedJson(serde));
-    if (json !== undefined) return { type: 'json', value: json };
+    if (json !== undefined) {
+      const stored: StoredValue = { type: 'json', value: json };
+      // What the checkpoint cache counts this value as: the text it was parsed from.
+      rememberTextLength(stored, bytes.byteLength);
+      return stored;
+    }
   }
   return {
     type,

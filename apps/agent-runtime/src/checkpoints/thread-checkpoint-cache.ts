@@ -4,33 +4,35 @@ import {
   parseCheckpointEvent,
   type CheckpointEvent,
 } from './checkpoint-events.js';
+import { checkpointCacheBytesOf, checkpointEventBytes } from './event-size.js';
 import { ThreadCheckpoints } from './thread-checkpoints.js';
 
 export interface ThreadCheckpointCacheOptions {
-  /** Threads kept in memory, least recently used dropped first. Default 100. */
-  readonly maxCachedThreads?: number;
   /**
-   * Events kept in memory over all threads; least recently used threads are dropped beyond it
-   * (never the thread being read). Default 50,000.
+   * Bytes of JSON text kept in memory over all threads (each event counted as the text it was
+   * read from or written as, see `checkpointEventBytes`); least recently used threads are dropped
+   * beyond it. A thread larger than the whole budget is not kept once nobody works on it. Threads
+   * being read or held (`exclusively`) are never dropped, and count. Default: an eighth of the
+   * heap limit, at most 128 MB (`checkpointCacheBytesOf`; the runtime reads
+   * `BERTH_CHECKPOINT_CACHE_MB`).
    */
-  readonly maxCachedEvents?: number;
+  readonly maxCachedBytes?: number;
+  /** Threads kept in memory, least recently used dropped first. No bound but bytes by default. */
+  readonly maxCachedThreads?: number;
   /** Events per read query while catching up. Default 500. */
   readonly readBatchSize?: number;
 }
+
+/** What a cached thread costs beyond its events: its maps and bookkeeping. */
+const THREAD_OVERHEAD = 1024;
 
 class CachedThread {
   readonly checkpoints = new ThreadCheckpoints();
   /** Stream position of the last event folded in; -1 before any. */
   lastPosition = -1;
   lastEventId: string | undefined;
-  eventCount = 0;
-
-  fold(position: number, eventId: string, event: CheckpointEvent | undefined): void {
-    if (event) this.checkpoints.apply(event);
-    this.lastPosition = position;
-    this.lastEventId = eventId;
-    this.eventCount += 1;
-  }
+  /** The JSON text of its events, and its overhead. */
+  bytes = THREAD_OVERHEAD;
 }
 
 /**
@@ -49,16 +51,18 @@ export class ThreadCheckpointCache {
    * has been checked against the stream since: only the first read of such a thread queries it.
    */
   private readonly held = new Map<string, { checked: boolean }>();
+  /** The bytes of every thread in `threads`. */
+  private totalBytes = 0;
+  private readonly maxBytes: number;
   private readonly maxThreads: number;
-  private readonly maxEvents: number;
   private readonly batchSize: number;
 
   constructor(
     private readonly store: EventStore,
     options: ThreadCheckpointCacheOptions = {},
   ) {
-    this.maxThreads = Math.max(1, options.maxCachedThreads ?? 100);
-    this.maxEvents = Math.max(0, options.maxCachedEvents ?? 50_000);
+    this.maxBytes = Math.max(0, options.maxCachedBytes ?? checkpointCacheBytesOf({}));
+    this.maxThreads = Math.max(1, options.maxCachedThreads ?? Number.POSITIVE_INFINITY);
     this.batchSize = Math.max(2, options.readBatchSize ?? 500);
   }
 
@@ -74,7 +78,11 @@ export class ThreadCheckpointCache {
     try {
       return await work();
     } finally {
-      if (this.held.get(threadId) === hold) this.held.delete(threadId);
+      if (this.held.get(threadId) === hold) {
+        this.held.delete(threadId);
+        // What was kept over the budget for the holder's sake goes now.
+        this.evictBeyondBounds(threadId);
+      }
     }
   }
 
@@ -109,7 +117,7 @@ export class ThreadCheckpointCache {
         const head = page[0];
         if (head?.streamPosition !== expected.position || head.eventId !== expected.eventId) {
           cached = new CachedThread();
-          this.threads.set(threadId, cached);
+          this.put(threadId, cached);
           expected = undefined;
           from = 0;
           continue;
@@ -119,7 +127,13 @@ export class ThreadCheckpointCache {
       }
       for (const event of fresh) {
         if (event.streamPosition <= cached.lastPosition) continue;
-        cached.fold(event.streamPosition, event.eventId, parseCheckpointEvent(event));
+        this.fold(
+          threadId,
+          cached,
+          event.streamPosition,
+          event.eventId,
+          parseCheckpointEvent(event),
+        );
       }
       const last = page.at(-1);
       if (page.length < this.batchSize || !last) break;
@@ -141,7 +155,9 @@ export class ThreadCheckpointCache {
   ): void {
     const cached = this.threads.get(threadId);
     if (cached?.lastPosition === streamPosition - 1) {
-      cached.fold(streamPosition, eventId, event);
+      this.put(threadId, cached);
+      this.fold(threadId, cached, streamPosition, eventId, event);
+      this.evictBeyondBounds(threadId);
       return;
     }
     const hold = this.held.get(threadId);
@@ -157,7 +173,9 @@ export class ThreadCheckpointCache {
     const cached = this.threads.get(threadId);
     if (!this.held.get(threadId)?.checked || !cached) return undefined;
     const position = cached.lastPosition + 1;
-    cached.fold(position, eventId, event);
+    this.put(threadId, cached);
+    this.fold(threadId, cached, position, eventId, event);
+    this.evictBeyondBounds(threadId);
     return position;
   }
 
@@ -173,7 +191,7 @@ export class ThreadCheckpointCache {
   }
 
   forget(threadId: string): void {
-    this.threads.delete(threadId);
+    this.drop(threadId);
     const hold = this.held.get(threadId);
     if (hold) hold.checked = false;
   }
@@ -183,21 +201,64 @@ export class ThreadCheckpointCache {
     return [...this.threads.keys()];
   }
 
+  /** The bytes kept over all cached threads (for tests and diagnostics). */
+  cachedBytes(): number {
+    return this.totalBytes;
+  }
+
   private touch(threadId: string): CachedThread {
     const cached = this.threads.get(threadId) ?? new CachedThread();
-    this.threads.delete(threadId);
-    this.threads.set(threadId, cached);
+    this.put(threadId, cached);
     return cached;
   }
 
-  private evictBeyondBounds(keep: string): void {
-    let events = 0;
-    for (const cached of this.threads.values()) events += cached.eventCount;
-    for (const [threadId, cached] of this.threads) {
-      if (this.threads.size <= this.maxThreads && events <= this.maxEvents) return;
-      if (threadId === keep || this.held.has(threadId)) continue;
-      this.threads.delete(threadId);
-      events -= cached.eventCount;
+  /** Keeps `cached` as the thread's, most recently used (it may be already). */
+  private put(threadId: string, cached: CachedThread): void {
+    this.drop(threadId);
+    this.threads.set(threadId, cached);
+    this.totalBytes += cached.bytes;
+  }
+
+  private drop(threadId: string): void {
+    const cached = this.threads.get(threadId);
+    if (!cached) return;
+    this.threads.delete(threadId);
+    this.totalBytes -= cached.bytes;
+  }
+
+  /** Folds an event into a thread, counting its bytes while the thread is the one cached. */
+  private fold(
+    threadId: string,
+    cached: CachedThread,
+    position: number,
+    eventId: string,
+    event: CheckpointEvent | undefined,
+  ): void {
+    if (event) {
+      cached.checkpoints.apply(event);
+      const bytes = checkpointEventBytes(event);
+      cached.bytes += bytes;
+      // A catch-up may go on folding a thread dropped meanwhile: that one no longer counts.
+      if (this.threads.get(threadId) === cached) this.totalBytes += bytes;
+    }
+    cached.lastPosition = position;
+    cached.lastEventId = eventId;
+  }
+
+  /**
+   * Drops least recently used threads until the cache is within its bounds, never one held and
+   * never `current` (just used) unless it is larger than the whole budget by itself and nobody
+   * holds it: it is then dropped alone, and the others stay.
+   */
+  private evictBeyondBounds(current: string): void {
+    const mine = this.threads.get(current);
+    if (mine && mine.bytes > this.maxBytes && !this.held.has(current)) this.drop(current);
+    if (this.totalBytes <= this.maxBytes && this.threads.size <= this.maxThreads) return;
+    // Deleting the entry a Map iterator is on is safe: it goes on with the next.
+    for (const threadId of this.threads.keys()) {
+      if (this.totalBytes <= this.maxBytes && this.threads.size <= this.maxThreads) return;
+      if (threadId === current || this.held.has(threadId)) continue;
+      this.drop(threadId);
     }
   }
 }

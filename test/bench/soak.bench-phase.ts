@@ -1,0 +1,292 @@
+import type { ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Row } from './bench-support.js';
+
+/** What collect-on-signal.ts prints once loaded, and after each collection. */
+export const COLLECTS_ON_SIGNAL = 'berth-bench: SIGUSR2 collects garbage';
+export const COLLECTED = 'berth-bench-collected';
+
+/**
+ * `NODE_OPTIONS` for a runtime the soak can ask for full collections (collect-on-signal.ts, built
+ * beside this file), keeping what the environment already had.
+ */
+export function collectingNodeOptions(current: string | undefined): string {
+  const preload = pathToFileURL(resolve('dist/test/bench/collect-on-signal.js')).href;
+  return `${current ?? ''} --import=${preload}`.trim();
+}
+
+/** One line of the soak's table: where the runtime's memory stood after so many runs. */
+export interface SoakSample {
+  /** Seconds since the soak began. */
+  readonly seconds: number;
+  readonly runs: number;
+  /** Runs per second since the sample before. */
+  readonly runsPerSecond: number;
+  /** The runtime's resident size (VmRSS), MiB, as it was (before the collection below). */
+  readonly rssMb: number;
+  /** The runtime's heap used just after a full collection, MiB: what it keeps. */
+  readonly heapMb: number | undefined;
+  readonly label: string;
+}
+
+export interface SoakOptions {
+  /** Runs in all, spread over the threads (each thread runs one after the other). */
+  readonly runs: number;
+  readonly threads: number;
+  /** The runtime process: /proc/<pid>/status, and its collections when it loaded the preload. */
+  readonly runtime: ChildProcess;
+  /** Whether the runtime printed COLLECTS_ON_SIGNAL: without it, SIGUSR2 would end it. */
+  readonly collects: boolean;
+  /** A table line every this many seconds. */
+  readonly sampleEverySeconds: number;
+  /** Seconds the runtime is left idle after the last run, then sampled once more. */
+  readonly idleSeconds: number;
+  readonly newThread: () => Promise<string>;
+  /** One run on the thread, to its end; throws on any failure. */
+  readonly runOnce: (threadId: string) => Promise<void>;
+}
+
+export interface SoakResult {
+  readonly samples: readonly SoakSample[];
+  readonly runs: number;
+  readonly errors: number;
+  readonly firstError: string | undefined;
+  /** Seconds the runs took (the idle time after them left out). */
+  readonly seconds: number;
+  readonly rows: Row[];
+}
+
+const MIB = 1024 * 1024;
+const COLLECTION_TIMEOUT_MS = 10_000;
+
+/** The resident size of a process in MiB (VmRSS of /proc/<pid>/status); NaN without /proc. */
+export async function residentMb(pid: number): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? Number.NaN : Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Asks the runtime for a full collection (SIGUSR2, see collect-on-signal.ts) and resolves with
+ * the heap it then used, in bytes; undefined when it does not collect on the signal or does not
+ * answer in time.
+ */
+function fullCollections(
+  runtime: ChildProcess,
+  collects: boolean,
+): { collect: () => Promise<number | undefined>; stop: () => void } {
+  const stdout = runtime.stdout;
+  if (!collects || !stdout || runtime.pid === undefined) {
+    return { collect: () => Promise.resolve(undefined), stop: () => undefined };
+  }
+  const waiting = new Map<number, (heapUsed: number) => void>();
+  let asked = 0;
+  let partial = '';
+  const onData = (chunk: Buffer): void => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const [marker, n, heapUsed] = line.trim().split(' ');
+      if (marker === COLLECTED) waiting.get(Number(n))?.(Number(heapUsed));
+    }
+  };
+  stdout.on('data', onData);
+  return {
+    collect: () => {
+      asked += 1;
+      const n = asked;
+      return new Promise((done) => {
+        const timer = setTimeout(() => {
+          waiting.delete(n);
+          done(undefined);
+        }, COLLECTION_TIMEOUT_MS);
+        waiting.set(n, (heapUsed) => {
+          clearTimeout(timer);
+          waiting.delete(n);
+          done(heapUsed);
+        });
+        runtime.kill('SIGUSR2');
+      });
+    },
+    stop: () => {
+      stdout.off('data', onData);
+    },
+  };
+}
+
+/**
+ * Many runs over a fixed set of threads, each thread's conversation growing run after run, while
+ * the runtime's resident size and its heap after a full collection are sampled: what the runtime
+ * keeps per thread and per run must level off, not grow with the runs. The first sample is the
+ * warm-up (the threads still short, caches filling): growth is counted from the second to the
+ * last run's, and to one taken after the runtime was left idle.
+ */
+export async function soakBench(options: SoakOptions): Promise<SoakResult> {
+  const threads = await Promise.all(
+    Array.from({ length: options.threads }, () => options.newThread()),
+  );
+  const collections = fullCollections(options.runtime, options.collects);
+  const samples: SoakSample[] = [];
+  let runs = 0;
+  let started = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const began = performance.now();
+  let last = { at: began, runs: 0 };
+
+  const sample = async (label: string): Promise<void> => {
+    const now = performance.now();
+    const done = runs;
+    const rssMb = await residentMb(options.runtime.pid ?? 0);
+    const heapUsed = await collections.collect();
+    const line: SoakSample = {
+      seconds: (now - began) / 1000,
+      runs: done,
+      runsPerSecond: ((done - last.runs) * 1000) / Math.max(1, now - last.at),
+      rssMb,
+      heapMb: heapUsed === undefined ? undefined : heapUsed / MIB,
+      label,
+    };
+    samples.push(line);
+    console.log(`  soak: ${formatSample(line)}`);
+    last = { at: now, runs: done };
+  };
+
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = sampling.then(() => sample(samples.length === 0 ? 'warm-up' : ''));
+  }, options.sampleEverySeconds * 1000);
+  let seconds: number;
+  try {
+    await Promise.all(
+      threads.map(async (threadId) => {
+        while (started < options.runs) {
+          started += 1;
+          try {
+            await options.runOnce(threadId);
+          } catch (error) {
+            errors += 1;
+            firstError ??= error instanceof Error ? error.message : String(error);
+          }
+          runs += 1;
+        }
+      }),
+    );
+    seconds = (performance.now() - began) / 1000;
+    clearInterval(timer);
+    await sampling;
+    await sample('last run');
+    await new Promise((done) => setTimeout(done, options.idleSeconds * 1000));
+    await sample(`${options.idleSeconds} s idle`);
+  } finally {
+    clearInterval(timer);
+    collections.stop();
+  }
+  return {
+    samples,
+    runs,
+    errors,
+    firstError,
+    seconds,
+    rows: soakRows(samples, options, runs, errors),
+  };
+}
+
+function formatSample(line: SoakSample): string {
+  return [
+    `${line.seconds.toFixed(0).padStart(4)} s`,
+    `${line.runs.toLocaleString('en-US').padStart(6)} runs`,
+    `${line.runsPerSecond.toFixed(1).padStart(5)} runs/s`,
+    `RSS ${line.rssMb.toFixed(0).padStart(5)} MiB`,
+    `heap after a full GC ${line.heapMb === undefined ? '    -' : line.heapMb.toFixed(0).padStart(5)} MiB`,
+    line.label,
+  ]
+    .join('   ')
+    .trimEnd();
+}
+
+/** The soak's table: every sample, then the growth from the first after the warm-up. */
+export function printSoakTable(result: SoakResult, title: string): void {
+  const header = [
+    ' time',
+    '   runs',
+    'runs/s',
+    'resident (VmRSS)',
+    'heap used after a full GC',
+  ].join('   ');
+  console.log(`\n${title}\n`);
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  for (const line of result.samples) {
+    console.log(
+      [
+        `${line.seconds.toFixed(0).padStart(3)} s`,
+        line.runs.toLocaleString('en-US').padStart(7),
+        line.runsPerSecond.toFixed(1).padStart(6),
+        `${line.rssMb.toFixed(0).padStart(12)} MiB`,
+        `${line.heapMb === undefined ? '-'.padStart(21) : line.heapMb.toFixed(0).padStart(21)} MiB`,
+        line.label,
+      ]
+        .join('   ')
+        .trimEnd(),
+    );
+  }
+  console.log('');
+  const width = Math.max(...result.rows.map((row) => row.metric.length));
+  for (const row of result.rows) console.log(`${row.metric.padEnd(width)}   ${row.berth}`);
+}
+
+function growth(from: number | undefined, to: number | undefined): string {
+  if (from === undefined || to === undefined || Number.isNaN(from) || Number.isNaN(to)) return '-';
+  const delta = to - from;
+  const percent = ((to / from - 1) * 100).toFixed(0);
+  return `${delta >= 0 ? '+' : ''}${delta.toFixed(0)} MiB (${from.toFixed(0)} to ${to.toFixed(0)} MiB, ${percent}%)`;
+}
+
+function soakRows(
+  samples: readonly SoakSample[],
+  options: SoakOptions,
+  runs: number,
+  errors: number,
+): Row[] {
+  // The first sample is the warm-up's; a soak too short for more starts from it.
+  const base = samples.length > 3 ? samples[1] : samples[0];
+  const lastRun = samples.at(-2);
+  const idle = samples.at(-1);
+  const label = `soak, ${runs.toLocaleString('en-US')} runs over ${options.threads} threads`;
+  const row = (metric: string, berth: string): Row => ({ metric, berth, peer: '-', ratio: '' });
+  const after = `after warm-up (${base?.seconds.toFixed(0) ?? '-'} s)`;
+  // Once the caches are full, what is kept must level off: the last samples show it.
+  const tail = samples.slice(0, -1).slice(-4);
+  const kept = tail.flatMap((sample) => (sample.heapMb === undefined ? [] : [sample.heapMb]));
+  const spread =
+    kept.length === 0
+      ? '-'
+      : `${Math.min(...kept).toFixed(0)} to ${Math.max(...kept).toFixed(0)} MiB`;
+  return [
+    row(`${label}: resident size, ${after} to the last run`, growth(base?.rssMb, lastRun?.rssMb)),
+    row(
+      `${label}: heap after a full GC, ${after} to the last run`,
+      growth(base?.heapMb, lastRun?.heapMb),
+    ),
+    row(
+      `${label}: heap after a full GC, the last ${tail.length} samples (from ${tail[0]?.seconds.toFixed(0) ?? '-'} s)`,
+      spread,
+    ),
+    row(
+      `${label}: resident size, ${after} to ${options.idleSeconds} s idle`,
+      growth(base?.rssMb, idle?.rssMb),
+    ),
+    row(
+      `${label}: heap after a full GC, ${after} to ${options.idleSeconds} s idle`,
+      growth(base?.heapMb, idle?.heapMb),
+    ),
+    row(`${label}: failed runs`, String(errors)),
+  ];
+}
