@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { uuidv7 } from '#libs/event-store';
-import { keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
+import { HttpDrain, keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
 import { openProcessLogger, stopOnSignals, type Logger } from '#libs/logging';
 import { splitConnectionBudget, type Persistence, type PoolSizes } from '#libs/persistence';
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
@@ -58,11 +58,13 @@ async function main(): Promise<void> {
     // JSON bodies are parsed by registerJsonInput, not by Nest's default parser.
     { logger: nestLogger, bodyParser: false },
   );
+  const drain = app.get(HttpDrain);
   configureRuntimeHttp(app, {
     application,
     routes,
     customAuth,
     keys: { accepts: keyAcceptor(config.apiKeys), publicPaths },
+    drain,
   });
   // Starts the projections, the default assistants, the workers and the reloader, then serves.
   await app.listen({ port: config.port, host: config.host });
@@ -72,8 +74,11 @@ async function main(): Promise<void> {
   );
 
   const stop = stopOnSignals(logger, async () => {
-    // The reloader and the workers first (runs go back to the queue at once), then the HTTP
-    // server, then the projections and the run observers (tracing reports what finished).
+    // The drain first: new requests are answered 503 with Retry-After, open streams get their
+    // last event (where to resume) and end. Then the reloader and the workers (runs go back to
+    // the queue at once), the waits' answers, the HTTP server, then the projections and the run
+    // observers (tracing reports what finished).
+    await drain.begin();
     await app.close();
     await application.close();
     await persistence.close();

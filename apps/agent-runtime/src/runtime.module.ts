@@ -9,6 +9,7 @@ import { AuthorizationInterceptor } from './authorization/authorization.intercep
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { RunWaits } from './runs/run-waits.js';
+import { HttpDrain } from '#libs/http';
 import { CronsController } from './crons/crons.controller.js';
 import { OwnedResources } from './common/owned-resources.js';
 import { CronsService } from './crons/crons.service.js';
@@ -81,6 +82,7 @@ export class RuntimeModule {
         ThreadExpirySweeper,
         RunsService,
         RunWaits,
+        HttpDrain,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,

@@ -10,3 +10,4 @@ export * from './openapi/openapi-document.js';
 export * from './openapi/responses.js';
 export * from './openapi/schema-builders.js';
 export * from './optional-integer.js';
+export * from './http-drain.js';

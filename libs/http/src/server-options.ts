@@ -26,7 +26,8 @@ export function serverOptions(limits: ServerLimits) {
     bodyLimit: limits.bodyLimitBytes,
     loggerInstance: limits.logger,
     ...requestIdOptions,
-    // Closing cuts open streams: their clients resume with Last-Event-ID, on another replica too.
+    // Closing cuts what is still open (the runtime drains its streams first: HttpDrain); their
+    // clients resume with Last-Event-ID, on another replica too.
     forceCloseConnections: true,
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: limits.requestTimeoutMs,

@@ -345,6 +345,75 @@ describe('resuming agent runtime streams', () => {
       expect(stopMs).toBeLessThan(8_000);
     }, 60_000);
 
+    it('SIGTERM drains: the SDK stream ends cleanly with where to resume, new requests get 503 and Retry-After, the restarted process gives the rest exactly', async () => {
+      const short = { steps: 50, delay_ms: 100 };
+      const thread = await client.threads.create();
+      const seen: SseEvent[] = [];
+      let runId = '';
+      let stopping: Promise<void> | undefined;
+      let probes: Promise<[Response, Response]> | undefined;
+      // The official SDK reads the stream: a cut connection would make it reconnect (and fail
+      // with the port closed); the drain's last event and a clean end leave its loop normally.
+      for await (const part of client.runs.stream(thread.thread_id, 'custom', {
+        input: short,
+        streamMode: ['values', 'custom'],
+        onRunCreated: (created) => {
+          runId = created.run_id;
+        },
+      })) {
+        const { id, event, data } = part as SseEvent;
+        seen.push({ id, event, data });
+        if (seen.length === 5) stopping = runtime.stop();
+        if (event === 'error' && !probes) {
+          // The drain began before this event was written: what arrives now is refused.
+          probes = Promise.all([api('/ok'), api('/threads', { body: {} })]);
+        }
+      }
+      expect(stopping).toBeDefined();
+      expect(probes).toBeDefined();
+      const [health, refused] = (await probes) ?? [];
+      await stopping;
+
+      const farewell = seen.at(-1);
+      const before = seen.slice(0, -1);
+      const location = `/threads/${thread.thread_id}/runs/${runId}/stream`;
+      // It has no id of its own: the SDK (as SSE says) keeps the last one for it.
+      expect(farewell).toEqual({
+        id: before.at(-1)?.id,
+        event: 'error',
+        data: {
+          error: 'ServiceUnavailable',
+          message: expect.stringContaining(
+            `Resume with GET ${location} and Last-Event-ID: ${before.at(-1)?.id}.`,
+          ),
+          resume_at: location,
+          last_event_id: before.at(-1)?.id,
+        },
+      });
+      for (const answer of [health, refused]) {
+        expect(answer?.status).toBe(503);
+        expect(answer?.headers.get('retry-after')).toBe('2');
+      }
+      expect(await health?.json()).toEqual({
+        ok: false,
+        detail: expect.stringMatching(/shutting down/),
+      });
+      expect(await refused?.json()).toEqual({ detail: expect.stringMatching(/shutting down/) });
+
+      runtime = await startRuntime({ databaseUrl: database.url });
+      client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
+      const rest: SseEvent[] = [];
+      for await (const part of client.runs.joinStream(thread.thread_id, runId, {
+        lastEventId: before.at(-1)?.id ?? '',
+      })) {
+        const { id, event, data } = part as SseEvent;
+        rest.push({ id, event, data });
+      }
+      const replay = await readSse(await api(location, { lastEventId: '-1' }));
+      expect([...before, ...rest]).toEqual(replay);
+      expectRetriedAsAttempt2(replay, runId, short);
+    }, 60_000);
+
     it('SIGTERM with a client still streaming: the process stops at once and hands the run back', async () => {
       const thread = await client.threads.create();
       const response = await api(`/threads/${thread.thread_id}/runs/stream`, {
@@ -370,7 +439,9 @@ describe('resuming agent runtime streams', () => {
       const runId = (seen[0]?.data as { run_id: string }).run_id;
 
       const stopMs = await restart();
-      await reading;
+      // The drain ends the stream cleanly, with where to resume last.
+      expect(await reading).toBe('ended');
+      expect(seen.pop()).toMatchObject({ event: 'error', data: { error: 'ServiceUnavailable' } });
 
       // Whatever the client got before the stop, the new process continues it.
       const rest = await readSse(await api(location, { lastEventId: seen.at(-1)?.id ?? '' }));

@@ -3,7 +3,9 @@ import { BERTH_VERSION } from '#libs/config';
 import {
   buildOpenApiDocument,
   createValidationPipe,
+  type HttpDrain,
   ProblemFilter,
+  refuseWhileDraining,
   registerJsonInput,
   requireApiKey,
   serveOpenApi,
@@ -23,12 +25,14 @@ export interface RuntimeHttpOptions {
   readonly routes: ServedRoutes;
   readonly customAuth: CustomAuth | undefined;
   readonly keys: ApiKeyOptions;
+  /** The server's stop: requests arriving meanwhile are refused with 503 and Retry-After. */
+  readonly drain: HttpDrain;
 }
 
 /** Everything the runtime's HTTP server does around its routes: input, keys, CORS, OpenAPI. */
 export function configureRuntimeHttp(
   app: NestFastifyApplication,
-  { application, routes, customAuth, keys }: RuntimeHttpOptions,
+  { application, routes, customAuth, keys, drain }: RuntimeHttpOptions,
 ): void {
   app.useGlobalFilters(new ProblemFilter());
   // Nothing a client asks for is dropped without a word: an unknown field is a 422 naming it.
@@ -37,6 +41,7 @@ export function configureRuntimeHttp(
   observeRequests(fastify);
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
+  refuseWhileDraining(fastify, drain);
   if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
   else requireApiKey(fastify, keys);
   registerCustomRoutes(

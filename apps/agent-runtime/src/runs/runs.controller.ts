@@ -16,7 +16,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { EventStore } from '#libs/event-store';
-import { sendSse } from '#libs/http';
+import { HttpDrain, sendSse, type SseEnd } from '#libs/http';
 import { validateEach, ValidationFailedError } from '#libs/http';
 import { badRequest } from '#libs/domain';
 import {
@@ -70,6 +70,7 @@ export class RunsController {
     @Inject(RunsService) private readonly runs: RunsService,
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(RunWaits) private readonly waits: RunWaits,
+    @Inject(HttpDrain) private readonly drain: HttpDrain,
   ) {}
 
   @Returns('Run')
@@ -272,6 +273,7 @@ export class RunsController {
       headers: { 'content-location': `/threads/${threadId}` },
       heartbeatMs: HEARTBEAT_MS,
       disconnect,
+      drain: { drain: this.drain, resumeAt: `/threads/${threadId}/stream` },
     });
   }
 
@@ -298,14 +300,15 @@ export class RunsController {
     query: JoinStreamQueryDto,
   ): Promise<void> {
     const path = `/threads/${threadId}/runs/${runId}`;
-    const disconnect = await this.sse(
+    const end = await this.sse(
       reply,
       { 'content-location': path, location: `${path}/stream` },
       (signal) => onlyModes(readRunStream(this.store, runId, start, signal), query.stream_mode),
     );
     const cancelOnDisconnect =
       query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
-    if (cancelOnDisconnect && disconnect.signal.aborted) {
+    // Not when the server's stop ended the stream: the run goes back to the queue, for the client to follow again.
+    if (cancelOnDisconnect && end === 'client-left') {
       // A run that finished meanwhile has nothing to cancel: the client left after its end.
       await this.runs.cancel(threadId, runId, 'interrupt', now()).catch(() => undefined);
     }
@@ -333,25 +336,27 @@ export class RunsController {
     const path = runPath(run);
     const headers: Record<string, string> = { 'content-location': path };
     if (!run.kwargs.temporary) headers.location = `${path}/stream`;
-    const disconnect = await this.sse(reply, headers, (signal) =>
+    const end = await this.sse(reply, headers, (signal) =>
       readCreatedRunStream(this.store, run.run_id, signal),
     );
-    if (cancelOnDisconnect && disconnect.signal.aborted && !run.kwargs.temporary) {
+    if (cancelOnDisconnect && end === 'client-left' && !run.kwargs.temporary) {
       await this.runs.cancel(run.thread_id, run.run_id, 'interrupt', now());
     }
   }
 
-  private async sse(
+  /** A run's stream; the server's stop ends it with where to resume: its join (`Location`). */
+  private sse(
     reply: FastifyReply,
     headers: Record<string, string>,
     read: (signal: AbortSignal) => AsyncIterable<StreamRecord>,
-  ): Promise<AbortController> {
+  ): Promise<SseEnd> {
     const disconnect = new AbortController();
-    await sendSse(reply, read(disconnect.signal), {
+    const resumeAt = `${headers['content-location'] ?? ''}/stream`;
+    return sendSse(reply, read(disconnect.signal), {
       headers,
       heartbeatMs: HEARTBEAT_MS,
       disconnect,
+      drain: { drain: this.drain, resumeAt, fromStart: '-1' },
     });
-    return disconnect;
   }
 }
