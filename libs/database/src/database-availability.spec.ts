@@ -50,15 +50,17 @@ describe('DatabaseAvailability', () => {
     availability.release();
   });
 
-  it('finds an outage nobody met yet with its probe, which never hangs /ok', async () => {
+  it('finds an outage nobody met yet with its probe, which never hangs /ok nor takes slowness for one', async () => {
     const { availability, onDown } = tracked(() => Promise.reject(refused));
     expect(await availability.check()).toMatchObject({ ok: false, error: refused.message });
     expect(onDown).toHaveBeenCalledTimes(1);
     availability.release();
 
+    // A probe that does not answer in time says nothing of an outage (a busy machine): /ok
+    // keeps what it knew, and answers within the probe's timeout.
     const hanging = tracked(() => new Promise<void>(() => undefined));
     const started = Date.now();
-    expect(await hanging.availability.check()).toMatchObject({ ok: false });
+    expect(await hanging.availability.check()).toMatchObject({ ok: true });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(hanging.onDown).not.toHaveBeenCalled();
   });

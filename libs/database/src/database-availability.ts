@@ -184,15 +184,9 @@ export class DatabaseAvailability {
       await withTimeout(probe(), PROBE_TIMEOUT_MS);
       this.noticeSuccess();
     } catch (error) {
-      if (!this.noticeFailure(error)) {
-        // A probe that times out or fails otherwise: unknown, not known to be down.
-        return {
-          ok: false,
-          error: error instanceof Error ? error.message : String(error),
-          since: new Date().toISOString(),
-          failures: 1,
-        };
-      }
+      // Only a failure that says the server is gone is an outage; a probe that is merely slow
+      // (a busy machine) or fails otherwise tells nothing, and the state stays as it was known.
+      this.noticeFailure(error);
     }
     return this.state();
   }
