@@ -99,7 +99,7 @@ export class OsIdentities {
       [deploymentId],
     );
     const osId = rows[0]?.os_id;
-    if (osId && (await this.claimOwner(osId)) === this.instance.id) {
+    if (osId && (await this.isClaimOf(osId, 'deployment', deploymentId))) {
       await rm(join(this.registry, String(osId)), { force: true });
     }
   }
@@ -116,7 +116,7 @@ export class OsIdentities {
     );
     const row = rows[0];
     if (!row) throw new Error(`No OS id could be allocated for ${kind} ${ownerId}`);
-    if (row.os_id !== null && (await this.claimOwner(row.os_id)) === this.instance.id) {
+    if (row.os_id !== null && (await this.isClaimOf(row.os_id, kind, ownerId))) {
       return row.os_id;
     }
     // Ids of before the registry (FIRST_OS_ID + number) are kept when no one else claimed them.
@@ -136,10 +136,10 @@ export class OsIdentities {
     for (let step = 0; step < OS_ID_RANGE; step++) {
       const osId = FIRST_OS_ID + 1 + ((preferred - FIRST_OS_ID - 1 + step) % OS_ID_RANGE);
       if (used.has(osId)) continue;
-      const owner = await this.claimOwner(osId);
-      if (owner === this.instance.id) return osId;
-      if (owner !== undefined && !(await this.isStale(osId))) continue;
-      if (owner !== undefined) await rm(join(this.registry, String(osId)), { force: true });
+      if (await this.isClaimOf(osId, kind, ownerId)) return osId;
+      const claimed = (await this.claimOf(osId)) !== undefined;
+      if (claimed && !(await this.isStale(osId))) continue;
+      if (claimed) await rm(join(this.registry, String(osId)), { force: true });
       const made = await open(join(this.registry, String(osId)), 'wx', 0o600).catch(
         (error: unknown) => {
           if (errorCode(error) === 'EEXIST') return undefined;
@@ -154,9 +154,16 @@ export class OsIdentities {
     throw new Error('Every OS id of the range is taken on this host');
   }
 
-  private async claimOwner(osId: number): Promise<string | undefined> {
+  /** The claim's words: instance id, its instance file, kind, owner id. */
+  private async claimOf(osId: number): Promise<string[] | undefined> {
     const text = await readFile(join(this.registry, String(osId)), 'utf8').catch(() => undefined);
-    return text?.split(' ')[0];
+    return text?.trim().split(' ');
+  }
+
+  /** Whether this instance claimed the id for this owner (not for another of its own). */
+  private async isClaimOf(osId: number, kind: string, ownerId: string): Promise<boolean> {
+    const [instance, , claimedKind, owner] = (await this.claimOf(osId)) ?? [];
+    return instance === this.instance.id && claimedKind === kind && owner === ownerId;
   }
 
   /** A claim whose instance's data directory no longer names that instance. */
