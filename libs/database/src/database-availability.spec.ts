@@ -19,6 +19,16 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('relation "x" does not exist'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
+
+  it('leaves a client that left mid-request alone (aborted: ECONNRESET with no system call)', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    expect(isDatabaseUnavailable(aborted)).toBe(false);
+    const lost = Object.assign(new Error('read ECONNRESET'), {
+      code: 'ECONNRESET',
+      syscall: 'read',
+    });
+    expect(isDatabaseUnavailable(lost)).toBe(true);
+  });
 });
 
 describe('DatabaseAvailability', () => {

@@ -24,17 +24,19 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || error === null || error === undefined) return false;
   if (typeof error === 'string') return UNAVAILABLE_MESSAGE.test(error);
   if (typeof error !== 'object') return false;
-  const { code, message, cause, driverError, errors } = error as {
+  const { code, syscall, message, cause, driverError, errors } = error as {
     code?: unknown;
+    syscall?: unknown;
     message?: unknown;
     cause?: unknown;
     driverError?: unknown;
     errors?: unknown;
   };
   if (typeof code === 'string') {
-    if (UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08')) {
-      return true;
-    }
+    // A socket's errno counts when a system call failed on it: a client that left mid-request
+    // ('aborted', ECONNRESET without one) is no news of the database.
+    const socketFailed = UNAVAILABLE_ERRNOS.has(code) && typeof syscall === 'string';
+    if (socketFailed || UNAVAILABLE_STATES.has(code) || code.startsWith('08')) return true;
   }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) {
