@@ -102,22 +102,6 @@ describe('loadControlPlaneConfig', () => {
     });
   });
 
-  it("reads each jail's limits in MiB and processes, and refuses a limit too small to run", () => {
-    const { jail } = loadControlPlaneConfig({
-      BERTH_RUNTIME_MEMORY_MB: '512',
-      BERTH_BUILD_PROCESSES: '64',
-      BERTH_DEPLOYMENT_DISK_MB: '100',
-      BERTH_OS_ID_REGISTRY: '/srv/berth/ids',
-    });
-    expect(jail.runtime.memoryBytes).toBe(512 * MIB);
-    expect(jail.build.pids).toBe(64);
-    expect(jail.deploymentDiskBytes).toBe(100 * MIB);
-    expect(jail.osIdRegistry).toBe('/srv/berth/ids');
-    expect(() => loadControlPlaneConfig({ BERTH_RUNTIME_MEMORY_MB: '8' })).toThrow(
-      'BERTH_RUNTIME_MEMORY_MB must be a whole number from 16',
-    );
-  });
-
   it('reads the two opt-ins that loosen isolation, and refuses what is not true or false', () => {
     const config = loadControlPlaneConfig({
       BERTH_ALLOW_LOCAL_SOURCES: 'true',
