@@ -1,4 +1,4 @@
-import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from './tenant-tree.js';
 
@@ -39,7 +39,7 @@ export class ControlGroups {
     if (controllers.includes('memory') && controllers.includes('pids')) {
       const layout: Layout = { kind: 'v2', root: join(ROOT, PARENT) };
       const groups = new ControlGroups(layout, instance);
-      return (await groups.probe()) ?? groups;
+      return (await groups.probe()) ?? (await groups.removeLeftovers());
     }
     const memory = join(ROOT, 'memory');
     const pids = join(ROOT, 'pids');
@@ -53,7 +53,7 @@ export class ControlGroups {
       { kind: 'v1', memory: join(memory, PARENT), pids: join(pids, PARENT) },
       instance,
     );
-    return (await groups.probe()) ?? groups;
+    return (await groups.probe()) ?? (await groups.removeLeftovers());
   }
 
   /** Makes the group of one jail and sets its limits; returns the directories to join. */
@@ -97,6 +97,22 @@ export class ControlGroups {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+  }
+
+  /**
+   * Removes the groups an earlier run of this instance left (killed before its jails were
+   * reaped); a group that still has processes refuses to go and stays.
+   */
+  private async removeLeftovers(): Promise<this> {
+    const parents =
+      this.layout.kind === 'v1' ? [this.layout.memory, this.layout.pids] : [this.layout.root];
+    for (const parent of parents) {
+      for (const entry of await readdir(parent).catch(() => [] as string[])) {
+        if (entry.startsWith(`${this.instance}-`))
+          await rmdir(join(parent, entry)).catch(() => undefined);
+      }
+    }
+    return this;
   }
 
   private dirsOf(name: string): string[] {
