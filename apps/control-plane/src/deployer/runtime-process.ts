@@ -98,10 +98,6 @@ export class RuntimeProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  get isJailed(): boolean {
-    return this.jailed !== undefined;
-  }
-
   describeExit(): string {
     return `exited with ${this.child.signalCode ?? `code ${this.child.exitCode}`}`;
   }
