@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     cp = await startControlPlane({
       databaseUrl: database.url,
       dataDir: await mkdtemp(join(tmpdir(), 'berth-bench-cp-')),
+      // The list phase makes more deployments than a tenant may have by default.
+      env: { BERTH_TENANT_MAX_DEPLOYMENTS: String(LISTED_DEPLOYMENTS) },
     });
     const archive = await packExample();
     const deployment = await createSourceDeployment(cp, 'bench-example', [
