@@ -213,6 +213,7 @@ export class RevisionRollout {
       if (!refused) throw error;
       deployEnded('failure');
       log.write('deploy', `Deploy refused: ${error.message}`);
+      await log.flush();
       await writer.setStatus(deploymentId, revisionId, 'DEPLOY_FAILED', log.redact(error.message));
       return;
     }
@@ -224,14 +225,17 @@ export class RevisionRollout {
       await process.stop();
       const reason = error instanceof Error ? error.message : String(error);
       log.write('deploy', `Deploy failed: ${reason}`);
+      await log.flush();
       await writer.setStatus(deploymentId, revisionId, 'DEPLOY_FAILED', log.redact(reason));
       return;
     }
     const previous = this.serve(deploymentId, process, log);
     const now = new Date().toISOString();
     await writer.command(deploymentId, { kind: 'activate', revision_id: revisionId, now });
-    await writer.setStatus(deploymentId, revisionId, 'DEPLOYED');
+    // Whoever reads DEPLOYED finds the log that led there, the runtime's own lines included.
     log.write('deploy', `Serving at ${state.source_config.custom_url ?? ''}`);
+    await log.flush();
+    await writer.setStatus(deploymentId, revisionId, 'DEPLOYED');
     if (previous) {
       await previous.stop();
       log.write('deploy', `Stopped the previous revision ${previous.revisionId}`);
