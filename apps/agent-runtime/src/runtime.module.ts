@@ -16,6 +16,9 @@ import { CronsService } from './crons/crons.service.js';
 import { CronRemoval } from './crons/cron-removal.js';
 import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
 import { StoreController } from './store/store.controller.js';
+import { ProtocolController } from './protocol/protocol.controller.js';
+import { ProtocolCommands } from './protocol/protocol-commands.js';
+import { ThreadProtocolEvents } from './protocol/thread-protocol-events.js';
 import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
@@ -63,6 +66,7 @@ export class RuntimeModule {
         StoreController,
         CronsController,
         MetricsController,
+        ProtocolController,
       ],
       providers: [
         AssistantsService,
@@ -83,6 +87,8 @@ export class RuntimeModule {
         RunsService,
         RunWaits,
         HttpDrain,
+        ProtocolCommands,
+        ThreadProtocolEvents,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,

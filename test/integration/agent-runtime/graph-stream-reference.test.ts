@@ -43,7 +43,8 @@ interface ReferenceSerde {
 }
 
 describe('streamGraphRun against the reference streamState', () => {
-  const ALL_MODES: readonly StreamMode[] = STREAM_MODES;
+  // `tools` (thread streaming v2's tool events) is newer than the reference's streamState.
+  const ALL_MODES: readonly StreamMode[] = STREAM_MODES.filter((mode) => mode !== 'tools');
 
   /** Masks ids and timestamps consistently (first seen id is <0>, ...) and drops graph_node. */
   function normalize(lines: readonly string[]): string[] {

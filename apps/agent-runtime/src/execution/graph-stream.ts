@@ -35,6 +35,7 @@ export const STREAM_MODES = [
   'events',
   'tasks',
   'checkpoints',
+  'tools',
 ] as const;
 
 export type StreamMode = (typeof STREAM_MODES)[number];

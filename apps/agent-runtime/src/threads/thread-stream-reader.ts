@@ -9,8 +9,7 @@ import {
 } from '#libs/event-store';
 import { badRequest } from '#libs/domain';
 import { toRecord } from '../run-records/run-stream-reader.js';
-import { RUN_STREAM_PREFIX } from '../run-records/run.events.js';
-import { threadStream } from './thread.events.js';
+import { followThreadLog } from './thread-log.js';
 
 /** What a thread's stream can carry (`stream_mode`): its runs' own events, their start and end, its state changes. */
 export const THREAD_STREAM_MODES = ['run_modes', 'lifecycle', 'state_update'] as const;
@@ -90,32 +89,20 @@ export async function* readThreadStream(
   options: { after: LogPosition | undefined; modes: readonly ThreadStreamMode[] },
   signal: AbortSignal,
 ): AsyncGenerator<ThreadStreamRecord> {
-  const runs = new Set(knownRuns);
   const modes = new Set<ThreadStreamMode>(options.modes.length > 0 ? options.modes : ['run_modes']);
-  const ownStream = threadStream(threadId);
   const after = options.after ?? (await store.headPosition());
-  const subscription = store.subscribeToLog({ after });
-  const stop = (): void => void subscription.close();
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    for await (const event of subscription) {
-      let runId: string | undefined;
-      if (event.streamId.startsWith(RUN_STREAM_PREFIX)) {
-        runId = event.streamId.slice(RUN_STREAM_PREFIX.length);
-        if (event.type === 'RunCreated' && event.data.thread_id === threadId) runs.add(runId);
-        if (!runs.has(runId)) continue;
-      } else if (event.streamId !== ownStream) {
-        continue;
-      }
-      const id = formatLogPosition(event.logPosition);
-      const produced = eventsOf(event, runId, modes);
-      // Two events from one log event share its position: the second gets a suffix.
-      for (const [index, one] of produced.entries()) {
-        yield { id: index === 0 ? id : `${id}.${index}`, ...one };
-      }
+  for await (const { event, runId } of followThreadLog(
+    store,
+    threadId,
+    knownRuns,
+    { after },
+    signal,
+  )) {
+    const id = formatLogPosition(event.logPosition);
+    const produced = eventsOf(event, runId, modes);
+    // Two events from one log event share its position: the second gets a suffix.
+    for (const [index, one] of produced.entries()) {
+      yield { id: index === 0 ? id : `${id}.${index}`, ...one };
     }
-  } finally {
-    signal.removeEventListener('abort', stop);
-    await subscription.close();
   }
 }

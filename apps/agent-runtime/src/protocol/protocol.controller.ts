@@ -1,0 +1,67 @@
+import { Body, Controller, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
+import { AuthEvent } from '../auth/auth-event.decorator.js';
+import { IdPipe } from '../common/id.pipe.js';
+import { matchesFilter, type EventFilter } from './event-filter.js';
+import { parseProtocolCommand } from './protocol-command.parse.js';
+import { ProtocolCommands } from './protocol-commands.js';
+import { EventStreamRequestDto } from './protocol.dto.js';
+import { protocolFailure, type ProtocolResponse } from './protocol-event.js';
+import { ThreadProtocolEvents } from './thread-protocol-events.js';
+
+const HEARTBEAT_MS = 10_000;
+
+/** Thread streaming v2 over HTTP: commands, and filtered SSE event streams from the log. */
+@Controller()
+export class ProtocolController {
+  constructor(
+    @Inject(ProtocolCommands) private readonly commands: ProtocolCommands,
+    @Inject(ThreadProtocolEvents) private readonly events: ThreadProtocolEvents,
+  ) {}
+
+  @AuthEvent('threads:create_run')
+  @Post('threads/:threadId/commands')
+  async command(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProtocolResponse & { detail?: string }> {
+    const command = parseProtocolCommand(body);
+    if (typeof command === 'string') {
+      void reply.status(400);
+      return { ...protocolFailure(null, 'invalid_argument', command), detail: command };
+    }
+    void reply.status(200);
+    return this.commands.handle(threadId, command);
+  }
+
+  @StreamsEvents()
+  @AuthEvent('threads:read')
+  @Post('threads/:threadId/stream/events')
+  @HttpCode(200)
+  async stream(
+    @Param('threadId', IdPipe) threadId: string,
+    @Body() body: EventStreamRequestDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const filter: EventFilter = {
+      channels: new Set(body.channels),
+      namespaces: body.namespaces,
+      depth: body.depth,
+    };
+    const disconnect = new AbortController();
+    const events = await this.events.open(threadId, body.since, disconnect.signal);
+    async function* records(): AsyncGenerator<SseRecord> {
+      for await (const event of events) {
+        if (matchesFilter(filter, event))
+          yield { id: event.event_id, event: event.method, data: event };
+      }
+    }
+    await sendSse(reply, records(), {
+      headers: { 'content-location': `/threads/${threadId}` },
+      heartbeatMs: HEARTBEAT_MS,
+      disconnect,
+    });
+  }
+}

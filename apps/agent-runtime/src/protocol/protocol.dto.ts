@@ -1,0 +1,37 @@
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
+
+const CHANNEL = /^(values|updates|messages|tools|lifecycle|input|checkpoints|tasks|custom(:.+)?)$/;
+
+/** The body of `POST /threads/{id}/stream/events` (the protocol's `EventStreamRequest`). */
+export class EventStreamRequestDto {
+  @IsArray()
+  @ArrayNotEmpty()
+  @IsString({ each: true })
+  @Matches(CHANNEL, { each: true, message: "each channel must be one of the protocol's channels" })
+  channels!: string[];
+
+  @IsOptional()
+  @IsArray()
+  @IsArray({ each: true })
+  namespaces?: string[][];
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  depth?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  since?: number;
+}

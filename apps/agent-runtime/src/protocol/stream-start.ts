@@ -1,0 +1,50 @@
+import type { EventStore, LogPosition, RecordedEvent } from '#libs/event-store';
+import { runStream } from '../run-records/run.events.js';
+import { beforeCommit, commitOfSeq } from './protocol-seq.js';
+
+const ENDED = new Set(['RunFinished', 'RunDeleted']);
+
+interface RunSpan {
+  readonly first: RecordedEvent;
+  readonly last: RecordedEvent;
+}
+
+async function spanOf(store: EventStore, runId: string): Promise<RunSpan | undefined> {
+  const stream = runStream(runId);
+  const [[first], [last]] = await Promise.all([
+    store.readStream(stream, { maxCount: 1 }),
+    store.readStream(stream, { direction: 'backwards', maxCount: 1 }),
+  ]);
+  return first && last ? { first, last } : undefined;
+}
+
+/**
+ * Where a thread's protocol stream starts reading. After `since`: from the start of the first run
+ * still going at that point (its events are read again, to know what its messages and interrupts
+ * were, and sent only past `since`), else from that commit. Without: from the start of the run in
+ * progress, if any (a client that opens its stream just after starting a run sees all of it), else
+ * from now. Runs on a thread follow each other, so the newest are looked at first.
+ */
+export async function streamStart(
+  store: EventStore,
+  runIds: readonly string[],
+  since: number | undefined,
+): Promise<LogPosition> {
+  const newestFirst = [...runIds].sort().reverse();
+  const sinceCommit = since === undefined ? undefined : commitOfSeq(since);
+  let start: bigint | undefined;
+  for (const runId of newestFirst) {
+    const span = await spanOf(store, runId);
+    if (!span) continue;
+    const going =
+      sinceCommit === undefined
+        ? !ENDED.has(span.last.type)
+        : span.last.logPosition.commit >= sinceCommit;
+    if (!going) break;
+    start = span.first.logPosition.commit;
+  }
+  if (sinceCommit !== undefined) {
+    return beforeCommit(start !== undefined && start < sinceCommit ? start : sinceCommit);
+  }
+  return start !== undefined ? beforeCommit(start) : store.headPosition();
+}

@@ -1,0 +1,364 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { ThreadStream } from '@langchain/langgraph-sdk';
+import { readSse, type SseEvent } from '../../support/sse.js';
+import { apiRequest, runtimeSuite } from '../../support/runtime-suite.js';
+
+/** A protocol event as the wire carries it. */
+interface ProtocolEvent {
+  readonly type: 'event';
+  readonly event_id: string;
+  readonly seq: number;
+  readonly method: string;
+  readonly params: { namespace: string[]; node?: string; data: Record<string, unknown> };
+}
+
+const QUESTION = { messages: [{ role: 'user', content: 'Weather in Oslo?' }] };
+const EVERY_CHANNEL = [
+  'values',
+  'updates',
+  'messages',
+  'tools',
+  'lifecycle',
+  'input',
+  'checkpoints',
+  'tasks',
+  'custom',
+];
+
+const isRootEnd = (event: ProtocolEvent): boolean =>
+  event.method === 'lifecycle' &&
+  event.params.namespace.length === 0 &&
+  ['completed', 'failed', 'interrupted'].includes(String(event.params.data.event));
+
+describe('thread streaming v2 over HTTP (commands and SSE event streams)', () => {
+  const suite = runtimeSuite('thread_streaming_v2');
+  const request = (): ReturnType<typeof apiRequest> => apiRequest(suite);
+
+  function command(threadId: string, method: string, params: Record<string, unknown>, id = 1) {
+    return request()('POST', `/threads/${threadId}/commands`, { id, method, params });
+  }
+
+  async function commandResult(
+    threadId: string,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const response = await command(threadId, method, params);
+    const body = (await response.json()) as { type: string; result: Record<string, unknown> };
+    expect({ status: response.status, type: body.type, body }).toMatchObject({
+      status: 200,
+      type: 'success',
+    });
+    return body.result;
+  }
+
+  /** Reads a thread's protocol events until `until` says stop. */
+  async function events(
+    threadId: string,
+    body: Record<string, unknown>,
+    until: (event: ProtocolEvent) => boolean = isRootEnd,
+  ): Promise<ProtocolEvent[]> {
+    const response = await request()('POST', `/threads/${threadId}/stream/events`, body);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const records = await readSse(response, {
+      stopAfter: (record: SseEvent) => until(record.data as ProtocolEvent),
+    });
+    for (const record of records) {
+      const event = record.data as ProtocolEvent;
+      expect(record.id).toBe(event.event_id);
+      expect(record.event).toBe(event.method);
+    }
+    return records.map((record) => record.data as ProtocolEvent);
+  }
+
+  function stream(assistantId: string, threadId?: string): ThreadStream {
+    const options = { assistantId, transport: 'sse' as const };
+    return threadId
+      ? suite.client.threads.stream(threadId, options)
+      : suite.client.threads.stream(options);
+  }
+
+  it('streams a run started with the SDK: messages as content blocks, tools, and its output', async () => {
+    const thread = stream('agent');
+    const texts: string[] = [];
+    const reading = (async () => {
+      for await (const message of thread.messages) texts.push(await message.text);
+    })();
+    await thread.run.start({ input: QUESTION });
+    const output = (await thread.output) as { messages: unknown[] };
+    expect(output.messages).toHaveLength(4);
+    expect(texts).toContain('It is 21°C and sunny in Oslo.');
+    expect(texts.at(-1)).toBe(
+      'Here is what I found: It is 21°C and sunny in Oslo. (answered by fake-tool-caller)',
+    );
+    await thread.close();
+    await reading;
+
+    // The run is an ordinary run of the thread.
+    const runs = await suite.client.runs.list(thread.threadId);
+    expect(runs.map((run) => run.status)).toEqual(['success']);
+  });
+
+  it('tells every channel of a run, each event numbered in order, and ends the run once', async () => {
+    const threadId = randomUUID();
+    const reading = events(threadId, { channels: EVERY_CHANNEL });
+    // The stream is open (its headers came) before the run starts: it sees all of it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { run_id: runId } = await commandResult(threadId, 'run.start', {
+      assistant_id: 'agent',
+      input: QUESTION,
+    });
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    const all = await reading;
+    const seqs = all.map((event) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const methods = new Set(all.map((event) => event.method));
+    for (const method of [
+      'lifecycle',
+      'values',
+      'updates',
+      'messages',
+      'tools',
+      'checkpoints',
+      'tasks',
+    ]) {
+      expect({ method, present: methods.has(method) }).toEqual({ method, present: true });
+    }
+    expect(all[0]).toMatchObject({ method: 'lifecycle', params: { data: { event: 'running' } } });
+    expect(all.filter(isRootEnd).map((event) => event.params.data.event)).toEqual(['completed']);
+    const toolEvents = all
+      .filter((event) => event.method === 'tools')
+      .map((e) => e.params.data.event);
+    expect(toolEvents).toEqual(['tool-started', 'tool-finished']);
+    const blocks = all
+      .filter((event) => event.method === 'messages')
+      .map((event) => String(event.params.data.event));
+    expect(blocks[0]).toBe('message-start');
+    expect(blocks.filter((name) => name === 'message-start')).toHaveLength(
+      blocks.filter((name) => name === 'message-finish').length,
+    );
+  });
+
+  it('resumes from any seq of a finished run with exactly the events after it', async () => {
+    const threadId = randomUUID();
+    await commandResult(threadId, 'run.start', { assistant_id: 'agent', input: QUESTION });
+    const [run] = await suite.client.runs.list(threadId);
+    await suite.client.runs.join(threadId, run?.run_id ?? '');
+    const whole = await events(threadId, { channels: EVERY_CHANNEL, since: 0 });
+    expect(whole.length).toBeGreaterThan(20);
+    for (const cut of [0, Math.floor(whole.length / 2), whole.length - 2]) {
+      const since = whole[cut]?.seq ?? 0;
+      const rest = await events(threadId, { channels: EVERY_CHANNEL, since });
+      expect(rest.map((event) => event.event_id)).toEqual(
+        whole.slice(cut + 1).map((event) => event.event_id),
+      );
+    }
+    // A filtered replay is the same events, fewer of them.
+    const lifecycle = await events(threadId, { channels: ['lifecycle'], since: 0 });
+    expect(lifecycle.map((event) => event.event_id)).toEqual(
+      whole.filter((event) => event.method === 'lifecycle').map((event) => event.event_id),
+    );
+  });
+
+  it('carries custom events, and a subgraph under its own namespace', async () => {
+    const custom = stream('custom');
+    const written: unknown[] = [];
+    const subscription = await custom.subscribe({ channels: ['custom'] });
+    const reading = (async () => {
+      for await (const event of subscription) {
+        written.push((event as unknown as ProtocolEvent).params.data.payload);
+        if (written.length === 4) break;
+      }
+    })();
+    await custom.run.start({ input: { steps: 3 } });
+    await custom.output;
+    await reading;
+    expect(written.map((payload) => (payload as { kind: string }).kind)).toEqual([
+      'progress',
+      'progress',
+      'progress',
+      'done',
+    ]);
+    await custom.close();
+
+    const threadId = randomUUID();
+    await commandResult(threadId, 'run.start', {
+      assistant_id: 'subgraph',
+      input: { topic: 'tea' },
+    });
+    const all = await events(threadId, { channels: EVERY_CHANNEL, since: 0 });
+    const inSubgraph = all.filter((event) => event.params.namespace[0]?.startsWith('research:'));
+    expect(inSubgraph.map((event) => event.method)).toEqual(
+      expect.arrayContaining(['lifecycle', 'updates', 'values']),
+    );
+    expect(
+      inSubgraph.filter((event) => event.method === 'updates').map((e) => e.params.node),
+    ).toEqual(['search', 'summarize']);
+    // Namespaces filter by prefix ("research" matches "research:<task>"), depth 0 keeps only it.
+    const onlySubgraph = await events(
+      threadId,
+      {
+        channels: ['updates'],
+        namespaces: [['research']],
+        depth: 0,
+        since: 0,
+      },
+      (event) => event.params.node === 'summarize',
+    );
+    expect(onlySubgraph.map((event) => event.params.node)).toEqual(['search', 'summarize']);
+    const { tree } = (await commandResult(threadId, 'agent.getTree', {})) as {
+      tree: { graph_name: string; status: string; children: { graph_name: string }[] };
+    };
+    expect(tree).toMatchObject({ graph_name: 'subgraph', status: 'completed' });
+    expect(tree.children.map((child) => child.graph_name)).toEqual(['research']);
+  });
+
+  it('asks for input on an interrupt and resumes with input.respond', async () => {
+    const thread = stream('interrupt');
+    await thread.run.start({ input: { topic: 'tea' } });
+    await thread.output;
+    expect(thread.interrupted).toBe(true);
+    const [interrupt] = thread.interrupts;
+    expect(interrupt?.payload).toMatchObject({ question: 'Do you approve this draft?' });
+    await thread.input.respond({
+      namespace: [],
+      interrupt_id: interrupt?.interruptId ?? '',
+      response: true,
+    });
+    const runs = await suite.client.runs.list(thread.threadId);
+    expect(runs).toHaveLength(2);
+    await suite.client.runs.join(thread.threadId, runs[0]?.run_id ?? '');
+    const state = await suite.client.threads.getState<{ published: string }>(thread.threadId);
+    expect(state.values.published).toMatch(/^Published: A short note about tea/);
+    await thread.close();
+  });
+
+  it('shows runs started the classic way, and queues runs started with enqueue', async () => {
+    const thread = await suite.client.threads.create();
+    const threadId = thread.thread_id;
+    const reading = events(threadId, { channels: ['lifecycle', 'values'] });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await suite.client.runs.wait(threadId, 'custom', { input: { steps: 2 } });
+    const classic = await reading;
+    expect(classic.at(-1)?.params.data.event).toBe('completed');
+    expect(classic.filter((event) => event.method === 'values').at(-1)?.params.data).toMatchObject({
+      total: 3,
+    });
+
+    const first = await commandResult(threadId, 'run.start', {
+      assistant_id: 'custom',
+      input: { steps: 3, delay_ms: 150 },
+      multitaskStrategy: 'enqueue',
+    });
+    const second = await commandResult(threadId, 'run.start', {
+      assistant_id: 'custom',
+      input: { steps: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    await suite.client.runs.join(threadId, String(second.run_id));
+    const runs = await suite.client.runs.list(threadId);
+    expect(runs.map((run) => [run.run_id, run.status])).toEqual([
+      [second.run_id, 'success'],
+      [first.run_id, 'success'],
+      [expect.any(String), 'success'],
+    ]);
+    const slow = await commandResult(threadId, 'run.start', {
+      assistant_id: 'custom',
+      input: { steps: 100, delay_ms: 50 },
+    });
+    const refused = await command(threadId, 'run.start', {
+      assistant_id: 'custom',
+      input: { steps: 1 },
+      multitaskStrategy: 'reject',
+    });
+    expect(await refused.json()).toMatchObject({ type: 'error', error: 'invalid_argument' });
+    await suite.client.runs.cancel(threadId, String(slow.run_id), true);
+  });
+
+  it('serves state.get, state.listCheckpoints and state.fork', async () => {
+    const threadId = randomUUID();
+    await commandResult(threadId, 'run.start', { assistant_id: 'custom', input: { steps: 2 } });
+    const [run] = await suite.client.runs.list(threadId);
+    await suite.client.runs.join(threadId, run?.run_id ?? '');
+    const state = await commandResult(threadId, 'state.get', { namespace: [], keys: ['total'] });
+    expect(state.values).toEqual({ total: 3 });
+    expect(state.checkpoint).toMatchObject({ id: expect.any(String) });
+    const { checkpoints } = (await commandResult(threadId, 'state.listCheckpoints', {
+      limit: 3,
+    })) as {
+      checkpoints: { id: string; step: number; timestamp: string }[];
+    };
+    expect(checkpoints).toHaveLength(3);
+    expect(checkpoints[0]?.id).toBe((state.checkpoint as { id: string }).id);
+    expect(checkpoints.map((checkpoint) => checkpoint.step)).toEqual(
+      [...checkpoints.map((checkpoint) => checkpoint.step)].sort((a, b) => b - a),
+    );
+    const first = checkpoints.at(-1)?.id ?? '';
+    const forked = await commandResult(threadId, 'state.fork', {
+      checkpoint_id: first,
+      input: { steps: 5 },
+    });
+    expect(forked).toMatchObject({ thread_id: threadId, run_id: expect.any(String) });
+    await suite.client.runs.join(threadId, String(forked.run_id));
+    const after = await suite.client.threads.getState<{ total: number }>(threadId);
+    expect(after.values.total).toBe(15);
+  });
+
+  it('answers bad commands with the protocol error object, never a 500', async () => {
+    const threadId = randomUUID();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['no.such.method', {}, 'unknown_command'],
+      ['run.start', { input: {} }, 'invalid_argument'],
+      ['run.start', { assistant_id: 'nope', input: {} }, 'invalid_argument'],
+      ['input.respond', { interrupt_id: 'x', response: 1, namespace: [] }, 'no_such_run'],
+      ['state.fork', { checkpoint_id: 'missing' }, 'no_such_checkpoint'],
+      ['state.listCheckpoints', { limit: -1 }, 'invalid_argument'],
+      ['state.get', { namespace: 'root' }, 'invalid_argument'],
+    ];
+    for (const [method, params, code] of cases) {
+      const response = await command(threadId, method, params, 7);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect({ method, status: response.status, body }).toMatchObject({
+        method,
+        status: 200,
+        body: { type: 'error', id: 7, error: code, message: expect.any(String) },
+      });
+    }
+    await commandResult(threadId, 'run.start', { assistant_id: 'custom', input: { steps: 1 } });
+    const [run] = await suite.client.runs.list(threadId);
+    await suite.client.runs.join(threadId, run?.run_id ?? '');
+    const unknownInterrupt = await command(threadId, 'input.respond', {
+      interrupt_id: 'not-open',
+      response: 1,
+      namespace: [],
+    });
+    expect(await unknownInterrupt.json()).toMatchObject({ error: 'no_such_interrupt' });
+
+    for (const body of [null, [], { method: 'run.start' }, { id: -1, method: 'x' }, { id: 1 }]) {
+      const response = await request()('POST', `/threads/${threadId}/commands`, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        type: 'error',
+        id: null,
+        error: 'invalid_argument',
+        detail: expect.any(String),
+      });
+    }
+    const badFilter = await request()('POST', `/threads/${threadId}/stream/events`, {
+      channels: ['nonsense'],
+    });
+    expect(badFilter.status).toBe(422);
+    expect(await badFilter.json()).toMatchObject({
+      detail: [expect.objectContaining({ loc: ['body', 'channels'] })],
+    });
+    const noKey = await fetch(`${suite.runtime.url}/threads/${threadId}/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 1, method: 'state.get', params: {} }),
+    });
+    expect(noKey.status).toBe(401);
+  });
+});
