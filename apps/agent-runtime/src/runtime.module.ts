@@ -6,6 +6,9 @@ import { AssistantsController } from './assistants/assistants.controller.js';
 import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
+import { RequestAuthorization } from './authorization/request-authorization.js';
+import { A2aAgents } from './a2a/a2a-agents.js';
+import { A2aRunCreation } from './a2a/a2a-run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { RunWaits } from './runs/run-waits.js';
@@ -98,7 +101,10 @@ export class RuntimeModule {
         CronScheduler,
         { provide: RELOAD_ON_CHANGE, useValue: parts.reloadOnChange },
         SourceReloader,
+        RequestAuthorization,
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
+        A2aRunCreation,
+        A2aAgents,
       ],
     };
   }

@@ -20,6 +20,7 @@ describe('the http section of langgraph.json', () => {
         disable_threads: true,
         disable_runs: false,
         disable_mcp: true,
+        disable_a2a: true,
         cors: { allow_origins: ['https://a.example'], max_age: 60 },
         configurable_headers: { includes: [], excludes: [] },
         shiny: 1,
@@ -29,7 +30,7 @@ describe('the http section of langgraph.json', () => {
       (warning) => warnings.push(warning),
     );
     expect(http?.app).toEqual({ file: '/srv/app/src/app.ts', exportName: 'app' });
-    expect([...(http?.disabled ?? [])]).toEqual(['threads']);
+    expect([...(http?.disabled ?? [])]).toEqual(['threads', 'a2a']);
     expect(http?.cors).toEqual({ allowOrigins: ['https://a.example'], maxAge: 60 });
     expect(warnings).toEqual([
       '"http.configurable_headers" is not supported by Berth yet: it is ignored',
@@ -120,6 +121,9 @@ describe('routeGroupOf', () => {
     ['/runs/batch', 'runs'],
     ['/store/items', 'store'],
     ['/info', 'meta'],
+    ['/a2a/asst-1', 'a2a'],
+    ['/a2a/asst-1/.well-known/agent-card.json', 'a2a'],
+    ['/.well-known/agent-card.json', 'a2a'],
     ['/ok', undefined],
     ['/threadsafe', undefined],
     ['/hello', undefined],

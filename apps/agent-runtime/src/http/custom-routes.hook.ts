@@ -14,6 +14,7 @@ export function routeGroupOf(path: string): RouteGroup | undefined {
   if (under('/assistants')) return 'assistants';
   if (under('/store')) return 'store';
   if (path === '/info') return 'meta';
+  if (under('/a2a') || path === '/.well-known/agent-card.json') return 'a2a';
   return undefined;
 }
 

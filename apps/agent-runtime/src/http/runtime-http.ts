@@ -12,6 +12,8 @@ import {
   type ApiKeyOptions,
 } from '#libs/http';
 import { observeRequests } from '#libs/metrics';
+import { A2aAgents } from '../a2a/a2a-agents.js';
+import { registerA2aRoutes } from '../a2a/a2a-routes.js';
 import type { Application } from '../application/application.js';
 import { registerCustomAuthentication } from '../auth/request-authentication.hook.js';
 import type { CustomAuth } from '../auth/custom-auth.js';
@@ -29,7 +31,7 @@ export interface RuntimeHttpOptions {
   readonly drain: HttpDrain;
 }
 
-/** Everything the runtime's HTTP server does around its routes: input, keys, CORS, OpenAPI. */
+/** Everything the runtime's HTTP server does around its routes: input, keys, CORS, A2A, OpenAPI. */
 export function configureRuntimeHttp(
   app: NestFastifyApplication,
   { application, routes, customAuth, keys, drain }: RuntimeHttpOptions,
@@ -44,11 +46,9 @@ export function configureRuntimeHttp(
   refuseWhileDraining(fastify, drain);
   if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
   else requireApiKey(fastify, keys);
-  registerCustomRoutes(
-    fastify,
-    () => routes.current,
-    application.config.http?.disabled ?? new Set(),
-  );
+  const disabled = application.config.http?.disabled ?? new Set();
+  registerCustomRoutes(fastify, () => routes.current, disabled);
+  registerA2aRoutes(fastify, app.get(A2aAgents), disabled.has('a2a'));
   serveOpenApi(
     app,
     buildOpenApiDocument(app, {
