@@ -9,6 +9,7 @@ import { AuthorizationInterceptor } from './authorization/authorization.intercep
 import { RequestAuthorization } from './authorization/request-authorization.js';
 import { A2aAgents } from './a2a/a2a-agents.js';
 import { A2aRunCreation } from './a2a/a2a-run-creation.js';
+import { MCP_PROVIDERS } from './mcp/mcp.providers.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { RunWaits } from './runs/run-waits.js';
@@ -105,6 +106,7 @@ export class RuntimeModule {
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
         A2aRunCreation,
         A2aAgents,
+        ...MCP_PROVIDERS,
       ],
     };
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp } from '../../support/mcp-client.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const AUTH_APP = resolve('test/fixtures/compat-app/auth-app.json');
@@ -108,5 +110,47 @@ describe("the application's own authentication (auth.path), through the official
     const platform = new Client({ apiUrl: suite.runtime.url, apiKey: suite.runtime.apiKey });
     const owners = (await platform.threads.search({ limit: 50 })).map((t) => t.metadata?.['owner']);
     expect(new Set(owners)).toEqual(new Set(['alice', 'bob', 'carol', 'mallory']));
+  });
+
+  it("serves MCP with each user's own assistants as tools, and their threads", async () => {
+    await as('dave').assistants.create({ graphId: 'greeter', name: 'dave-greeter' });
+    await as('erin').assistants.create({ graphId: 'greeter', name: 'erin-greeter' });
+    const mcpAs = (user: string) =>
+      connectMcp(suite.runtime.url, { authorization: `Bearer user-${user}` });
+    const dave = await mcpAs('dave');
+    const erin = await mcpAs('erin');
+    try {
+      expect((await dave.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'dave-greeter',
+      ]);
+      const result = (await dave.client.callTool({
+        name: 'dave-greeter',
+        arguments: {},
+      })) as CallToolResult;
+      expect(result.structuredContent).toEqual({ text: 'hello from env' });
+      const threadId = String(result._meta?.['thread_id']);
+      // The thread and the run went through the handlers, as POST /threads and /runs do.
+      const thread = await as('dave').threads.get(threadId);
+      expect(thread.metadata).toMatchObject({ owner: 'dave', graph_id: 'greeter' });
+      const [run] = await as('dave').runs.list(threadId);
+      expect(run?.metadata).toMatchObject({ run_by: 'dave' });
+
+      await expect(
+        erin.client.callTool({ name: 'dave-greeter', arguments: {} }),
+      ).rejects.toMatchObject({ code: -32602 });
+      const onDavesThread = (await erin.client.callTool({
+        name: 'erin-greeter',
+        arguments: { thread_id: threadId },
+      })) as CallToolResult;
+      expect(onDavesThread).toMatchObject({ isError: true });
+      expect(JSON.stringify(onDavesThread.content)).toMatch(/not found/);
+    } finally {
+      await Promise.all([dave.client.close(), erin.client.close()]);
+    }
+    const anonymous = await fetch(`${suite.runtime.url}/mcp`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({
+      detail: 'compat-app: a bearer token user-<name> is required',
+    });
   });
 });

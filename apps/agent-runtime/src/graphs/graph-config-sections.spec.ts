@@ -30,7 +30,7 @@ describe('the http section of langgraph.json', () => {
       (warning) => warnings.push(warning),
     );
     expect(http?.app).toEqual({ file: '/srv/app/src/app.ts', exportName: 'app' });
-    expect([...(http?.disabled ?? [])]).toEqual(['threads', 'a2a']);
+    expect([...(http?.disabled ?? [])]).toEqual(['threads', 'mcp', 'a2a']);
     expect(http?.cors).toEqual({ allowOrigins: ['https://a.example'], maxAge: 60 });
     expect(warnings).toEqual([
       '"http.configurable_headers" is not supported by Berth yet: it is ignored',
@@ -124,6 +124,8 @@ describe('routeGroupOf', () => {
     ['/a2a/asst-1', 'a2a'],
     ['/a2a/asst-1/.well-known/agent-card.json', 'a2a'],
     ['/.well-known/agent-card.json', 'a2a'],
+    ['/mcp', 'mcp'],
+    ['/mcpx', undefined],
     ['/ok', undefined],
     ['/threadsafe', undefined],
     ['/hello', undefined],

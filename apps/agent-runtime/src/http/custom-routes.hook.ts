@@ -15,6 +15,7 @@ export function routeGroupOf(path: string): RouteGroup | undefined {
   if (under('/store')) return 'store';
   if (path === '/info') return 'meta';
   if (under('/a2a') || path === '/.well-known/agent-card.json') return 'a2a';
+  if (path === '/mcp') return 'mcp';
   return undefined;
 }
 

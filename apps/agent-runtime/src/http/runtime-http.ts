@@ -17,6 +17,7 @@ import { registerA2aRoutes } from '../a2a/a2a-routes.js';
 import type { Application } from '../application/application.js';
 import { registerCustomAuthentication } from '../auth/request-authentication.hook.js';
 import type { CustomAuth } from '../auth/custom-auth.js';
+import { serveMcp } from '../mcp/mcp.route.js';
 import { registerCors } from './cors.hook.js';
 import { registerCustomRoutes } from './custom-routes.hook.js';
 import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
@@ -49,6 +50,7 @@ export function configureRuntimeHttp(
   const disabled = application.config.http?.disabled ?? new Set();
   registerCustomRoutes(fastify, () => routes.current, disabled);
   registerA2aRoutes(fastify, app.get(A2aAgents), disabled.has('a2a'));
+  if (!disabled.has('mcp')) serveMcp(app);
   serveOpenApi(
     app,
     buildOpenApiDocument(app, {

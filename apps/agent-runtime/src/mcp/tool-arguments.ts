@@ -1,0 +1,28 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
+import { toolInputSchema, type ToolInputSchema } from './tool-input-schema.js';
+
+const validator = new AjvJsonSchemaValidator();
+
+function check(schema: ToolInputSchema, args: Record<string, unknown>): string | undefined {
+  // The graph's schema is checked as draft-07 whatever it declares.
+  const readable: JsonSchemaType = { ...schema };
+  delete readable.$schema;
+  const result = validator.getValidator(readable)(args);
+  return result.valid ? undefined : result.errorMessage;
+}
+
+/**
+ * What is wrong with a tool's arguments against its input schema, or undefined. A schema the
+ * validator cannot read is left to the graph; `thread_id` is checked all the same.
+ */
+export function argumentsProblem(
+  schema: ToolInputSchema,
+  args: Record<string, unknown>,
+): string | undefined {
+  try {
+    return check(schema, args);
+  } catch {
+    return check(toolInputSchema(null), args);
+  }
+}

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { JsonObject } from '#libs/event-store';
+import type { AuthContext } from '../auth/custom-auth.js';
+import { RequestAuthorization } from '../authorization/request-authorization.js';
+import { RunsService, type RunResult } from '../runs/runs.service.js';
+import type { CreateRunDto } from '../runs/runs.dto.js';
+import { ThreadCreation } from '../threads/thread-creation.service.js';
+import type { CreateThreadDto } from '../threads/threads.dto.js';
+import type { AssistantTool } from './tool-names.js';
+
+const CREATE_THREAD = { resource: 'threads', action: 'create' } as const;
+const CREATE_RUN = { resource: 'threads', action: 'create_run' } as const;
+const now = (): string => new Date().toISOString();
+
+/** A tool call's run: where it ran, and what `runs/wait` would have answered. */
+export interface ToolRun {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly result: RunResult;
+}
+
+/**
+ * A tool call as an ordinary run of its assistant, on the thread named or a new one, asked of
+ * the application's auth handlers as `POST /threads` and `POST /threads/{id}/runs/wait` are.
+ */
+@Injectable()
+export class ToolRuns {
+  constructor(
+    @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(ThreadCreation) private readonly creation: ThreadCreation,
+    @Inject(RequestAuthorization) private readonly authorizer: RequestAuthorization,
+  ) {}
+
+  async run(
+    who: AuthContext | undefined,
+    tool: AssistantTool,
+    input: JsonObject,
+    threadId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ToolRun> {
+    const thread = threadId ?? (await this.newThread(who, tool));
+    const body: Record<string, unknown> = { assistant_id: tool.assistant.assistant_id, input };
+    await this.authorizer.authorize(who, CREATE_RUN, { threadId: thread }, body);
+    const run = await this.runs.create(thread, body as unknown as CreateRunDto, now());
+    const result = await this.runs.resultOf(run.data.run_id, { justCreated: true, signal });
+    return { threadId: thread, runId: run.data.run_id, result };
+  }
+
+  private async newThread(who: AuthContext | undefined, tool: AssistantTool): Promise<string> {
+    const body: Record<string, unknown> = {};
+    await this.authorizer.authorize(who, CREATE_THREAD, {}, body);
+    const request: CreateThreadDto = { ...body, graph_id: tool.assistant.graph_id };
+    const thread = await this.creation.create(request, now());
+    return thread.thread_id;
+  }
+}
