@@ -6,6 +6,7 @@ import { assistantsProjection } from './assistants/assistants.projection.js';
 import { RUN_MIGRATIONS } from './runs/run.entity.js';
 import { runsProjection } from './runs/runs.projection.js';
 import { CRON_MIGRATIONS } from './crons/cron.entity.js';
+import { SOCKET_TICKET_MIGRATIONS } from './protocol/socket-ticket.entity.js';
 import { cronsProjection } from './crons/crons.projection.js';
 import { STORE_MIGRATIONS } from './store/store-item.entity.js';
 import { storeProjection } from './store/store.projection.js';
@@ -38,6 +39,7 @@ export function openRuntimePersistence(
       ...RUN_MIGRATIONS,
       ...STORE_MIGRATIONS,
       ...CRON_MIGRATIONS,
+      ...SOCKET_TICKET_MIGRATIONS,
     ],
     projections: PROJECTIONS,
     poolSizes,

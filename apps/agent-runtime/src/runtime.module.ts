@@ -23,6 +23,7 @@ import { StoreController } from './store/store.controller.js';
 import { ProtocolController } from './protocol/protocol.controller.js';
 import { ProtocolCommands } from './protocol/protocol-commands.js';
 import { ThreadProtocolEvents } from './protocol/thread-protocol-events.js';
+import { SocketTickets } from './protocol/socket-tickets.js';
 import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
@@ -93,6 +94,7 @@ export class RuntimeModule {
         HttpDrain,
         ProtocolCommands,
         ThreadProtocolEvents,
+        SocketTickets,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,

@@ -10,6 +10,8 @@ export interface ApiKeyOptions {
   readonly accepts: (presented: string) => boolean;
   /** Paths served without a key (health probes); one ending in `/*` opens all below it. */
   readonly publicPaths: readonly string[];
+  /** Requests an earlier hook let in by other means (a WebSocket ticket), not asked for a key. */
+  readonly preauthenticated?: (request: FastifyRequest) => boolean;
 }
 
 export function singleKey(expected: string): (presented: string) => boolean {
@@ -67,7 +69,7 @@ export function publicPathMatcher(publicPaths: readonly string[]): (url: string)
 export function requireApiKey(app: FastifyInstance, options: ApiKeyOptions): void {
   const isPublic = publicPathMatcher(options.publicPaths);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isPublic(request.url)) return;
+    if (isPublic(request.url) || options.preauthenticated?.(request)) return;
     const key = presentedKey(request);
     if (key === undefined) {
       await reply.status(401).send({ detail: 'Missing API key: send it in the x-api-key header' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { ThreadStream } from '@langchain/langgraph-sdk';
+import { Client, type ThreadStream } from '@langchain/langgraph-sdk';
+import { WebSocket } from 'ws';
 import { readSse, type SseEvent } from '../../support/sse.js';
 import { apiRequest, runtimeSuite } from '../../support/runtime-suite.js';
 
@@ -31,7 +32,36 @@ const isRootEnd = (event: ProtocolEvent): boolean =>
   event.params.namespace.length === 0 &&
   ['completed', 'failed', 'interrupted'].includes(String(event.params.data.event));
 
-describe('thread streaming v2 over HTTP (commands and SSE event streams)', () => {
+function openSocket(url: string, protocols: string[]): Promise<{ socket: WebSocket }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, protocols);
+    socket.once('open', () => {
+      resolve({ socket });
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      reject(new Error(`upgrade refused: ${response.statusCode}`));
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** The HTTP status that refused a WebSocket upgrade. */
+function refusal(url: string, protocols: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, protocols);
+    socket.once('open', () => {
+      socket.close();
+      reject(new Error('the upgrade was accepted'));
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once('error', () => undefined);
+  });
+}
+
+describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => {
   const suite = runtimeSuite('thread_streaming_v2');
   const request = (): ReturnType<typeof apiRequest> => apiRequest(suite);
 
@@ -53,65 +83,138 @@ describe('thread streaming v2 over HTTP (commands and SSE event streams)', () =>
     return body.result;
   }
 
-  /** Reads a thread's protocol events until `until` says stop. */
+  /**
+   * Opens a thread's event stream; resolves once its headers came, when the server has fixed
+   * where it reads from. `read` then takes its events until `until` says stop.
+   */
+  async function openEvents(
+    threadId: string,
+    body: Record<string, unknown>,
+  ): Promise<{ read: (until?: (event: ProtocolEvent) => boolean) => Promise<ProtocolEvent[]> }> {
+    const response = await request()('POST', `/threads/${threadId}/stream/events`, body);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    return {
+      read: async (until = isRootEnd) => {
+        const records = await readSse(response, {
+          stopAfter: (record: SseEvent) => until(record.data as ProtocolEvent),
+        });
+        for (const record of records) {
+          const event = record.data as ProtocolEvent;
+          expect(record.id).toBe(event.event_id);
+          expect(record.event).toBe(event.method);
+        }
+        return records.map((record) => record.data as ProtocolEvent);
+      },
+    };
+  }
+
+  /** A thread's protocol events until `until` says stop. */
   async function events(
     threadId: string,
     body: Record<string, unknown>,
     until: (event: ProtocolEvent) => boolean = isRootEnd,
   ): Promise<ProtocolEvent[]> {
-    const response = await request()('POST', `/threads/${threadId}/stream/events`, body);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const records = await readSse(response, {
-      stopAfter: (record: SseEvent) => until(record.data as ProtocolEvent),
+    return (await openEvents(threadId, body)).read(until);
+  }
+
+  let socketsOpened = 0;
+
+  /**
+   * A ThreadStream over SSE (the suite's client, with the key), or over a WebSocket: the SDK opens
+   * none with a key in its default headers, so a Node client brings its own socket with the key.
+   */
+  function streamOver(transport: 'sse' | 'websocket', assistantId: string): ThreadStream {
+    if (transport === 'sse') return suite.client.threads.stream({ assistantId, transport });
+    const keyless = new Client({ apiUrl: suite.runtime.url });
+    return keyless.threads.stream({
+      assistantId,
+      transport,
+      webSocketFactory: (url: string) => {
+        socketsOpened += 1;
+        return new WebSocket(url, { headers: { 'x-api-key': suite.runtime.apiKey } }) as never;
+      },
     });
-    for (const record of records) {
-      const event = record.data as ProtocolEvent;
-      expect(record.id).toBe(event.event_id);
-      expect(record.event).toBe(event.method);
-    }
-    return records.map((record) => record.data as ProtocolEvent);
   }
 
-  function stream(assistantId: string, threadId?: string): ThreadStream {
-    const options = { assistantId, transport: 'sse' as const };
-    return threadId
-      ? suite.client.threads.stream(threadId, options)
-      : suite.client.threads.stream(options);
-  }
+  describe.each(['sse', 'websocket'] as const)("the SDK's ThreadStream over %s", (transport) => {
+    const stream = (assistantId: string): ThreadStream => streamOver(transport, assistantId);
 
-  it('streams a run started with the SDK: messages as content blocks, tools, and its output', async () => {
-    const thread = stream('agent');
-    const texts: string[] = [];
-    const reading = (async () => {
-      for await (const message of thread.messages) texts.push(await message.text);
-    })();
-    await thread.run.start({ input: QUESTION });
-    const output = (await thread.output) as { messages: unknown[] };
-    expect(output.messages).toHaveLength(4);
-    expect(texts).toContain('It is 21°C and sunny in Oslo.');
-    expect(texts.at(-1)).toBe(
-      'Here is what I found: It is 21°C and sunny in Oslo. (answered by fake-tool-caller)',
-    );
-    await thread.close();
-    await reading;
+    it('streams a run started with the SDK: messages as content blocks, tools, and its output', async () => {
+      const thread = stream('agent');
+      const texts: string[] = [];
+      const reading = (async () => {
+        for await (const message of thread.messages) texts.push(await message.text);
+      })();
+      await thread.run.start({ input: QUESTION });
+      const output = (await thread.output) as { messages: unknown[] };
+      expect(output.messages).toHaveLength(4);
+      expect(texts).toContain('It is 21°C and sunny in Oslo.');
+      expect(texts.at(-1)).toBe(
+        'Here is what I found: It is 21°C and sunny in Oslo. (answered by fake-tool-caller)',
+      );
+      await thread.close();
+      await reading;
 
-    // The run is an ordinary run of the thread.
-    const runs = await suite.client.runs.list(thread.threadId);
-    expect(runs.map((run) => run.status)).toEqual(['success']);
+      if (transport === 'websocket') expect(socketsOpened).toBeGreaterThan(0);
+      // The run is an ordinary run of the thread.
+      const runs = await suite.client.runs.list(thread.threadId);
+      expect(runs.map((run) => run.status)).toEqual(['success']);
+    });
+
+    it('carries custom events', async () => {
+      const custom = stream('custom');
+      const written: unknown[] = [];
+      const subscription = await custom.subscribe({ channels: ['custom'] });
+      const reading = (async () => {
+        for await (const event of subscription) {
+          written.push((event as unknown as ProtocolEvent).params.data.payload);
+          if (written.length === 4) break;
+        }
+      })();
+      await custom.run.start({ input: { steps: 3 } });
+      await custom.output;
+      await reading;
+      expect(written.map((payload) => (payload as { kind: string }).kind)).toEqual([
+        'progress',
+        'progress',
+        'progress',
+        'done',
+      ]);
+      await custom.close();
+    });
+
+    it('asks for input on an interrupt and resumes with input.respond', async () => {
+      const thread = stream('interrupt');
+      await thread.run.start({ input: { topic: 'tea' } });
+      await thread.output;
+      expect(thread.interrupted).toBe(true);
+      const [interrupt] = thread.interrupts;
+      expect(interrupt?.payload).toMatchObject({ question: 'Do you approve this draft?' });
+      await thread.input.respond({
+        namespace: [],
+        interrupt_id: interrupt?.interruptId ?? '',
+        response: true,
+      });
+      const runs = await suite.client.runs.list(thread.threadId);
+      expect(runs).toHaveLength(2);
+      await suite.client.runs.join(thread.threadId, runs[0]?.run_id ?? '');
+      const state = await suite.client.threads.getState<{ published: string }>(thread.threadId);
+      expect(state.values.published).toMatch(/^Published: A short note about tea/);
+      await thread.close();
+    });
   });
 
   it('tells every channel of a run, each event numbered in order, and ends the run once', async () => {
     const threadId = randomUUID();
-    const reading = events(threadId, { channels: EVERY_CHANNEL });
     // The stream is open (its headers came) before the run starts: it sees all of it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stream = await openEvents(threadId, { channels: EVERY_CHANNEL });
     const { run_id: runId } = await commandResult(threadId, 'run.start', {
       assistant_id: 'agent',
       input: QUESTION,
     });
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
-    const all = await reading;
+    const all = await stream.read();
     const seqs = all.map((event) => event.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(seqs.length);
@@ -163,27 +266,7 @@ describe('thread streaming v2 over HTTP (commands and SSE event streams)', () =>
     );
   });
 
-  it('carries custom events, and a subgraph under its own namespace', async () => {
-    const custom = stream('custom');
-    const written: unknown[] = [];
-    const subscription = await custom.subscribe({ channels: ['custom'] });
-    const reading = (async () => {
-      for await (const event of subscription) {
-        written.push((event as unknown as ProtocolEvent).params.data.payload);
-        if (written.length === 4) break;
-      }
-    })();
-    await custom.run.start({ input: { steps: 3 } });
-    await custom.output;
-    await reading;
-    expect(written.map((payload) => (payload as { kind: string }).kind)).toEqual([
-      'progress',
-      'progress',
-      'progress',
-      'done',
-    ]);
-    await custom.close();
-
+  it('carries a subgraph under its own namespace, and tells its tree', async () => {
     const threadId = randomUUID();
     await commandResult(threadId, 'run.start', {
       assistant_id: 'subgraph',
@@ -216,33 +299,12 @@ describe('thread streaming v2 over HTTP (commands and SSE event streams)', () =>
     expect(tree.children.map((child) => child.graph_name)).toEqual(['research']);
   });
 
-  it('asks for input on an interrupt and resumes with input.respond', async () => {
-    const thread = stream('interrupt');
-    await thread.run.start({ input: { topic: 'tea' } });
-    await thread.output;
-    expect(thread.interrupted).toBe(true);
-    const [interrupt] = thread.interrupts;
-    expect(interrupt?.payload).toMatchObject({ question: 'Do you approve this draft?' });
-    await thread.input.respond({
-      namespace: [],
-      interrupt_id: interrupt?.interruptId ?? '',
-      response: true,
-    });
-    const runs = await suite.client.runs.list(thread.threadId);
-    expect(runs).toHaveLength(2);
-    await suite.client.runs.join(thread.threadId, runs[0]?.run_id ?? '');
-    const state = await suite.client.threads.getState<{ published: string }>(thread.threadId);
-    expect(state.values.published).toMatch(/^Published: A short note about tea/);
-    await thread.close();
-  });
-
   it('shows runs started the classic way, and queues runs started with enqueue', async () => {
     const thread = await suite.client.threads.create();
     const threadId = thread.thread_id;
-    const reading = events(threadId, { channels: ['lifecycle', 'values'] });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stream = await openEvents(threadId, { channels: ['lifecycle', 'values'] });
     await suite.client.runs.wait(threadId, 'custom', { input: { steps: 2 } });
-    const classic = await reading;
+    const classic = await stream.read();
     expect(classic.at(-1)?.params.data.event).toBe('completed');
     expect(classic.filter((event) => event.method === 'values').at(-1)?.params.data).toMatchObject({
       total: 3,
@@ -360,5 +422,64 @@ describe('thread streaming v2 over HTTP (commands and SSE event streams)', () =>
       body: JSON.stringify({ id: 1, method: 'state.get', params: {} }),
     });
     expect(noKey.status).toBe(401);
+  });
+  it('opens a WebSocket with a single-use ticket in place of the key, as a browser must', async () => {
+    const threadId = randomUUID();
+    const issue = await request()('POST', `/threads/${threadId}/stream/tickets`);
+    expect(issue.status).toBe(200);
+    const { ticket, expires_at: expiresAt } = (await issue.json()) as {
+      ticket: string;
+      expires_at: string;
+    };
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+    const url = `${suite.runtime.url.replace('http', 'ws')}/threads/${threadId}/stream/events`;
+    const opened = await openSocket(url, [`berth.ticket.${ticket}`]);
+    expect(opened.socket.protocol).toBe(`berth.ticket.${ticket}`);
+    const received: Record<string, unknown>[] = [];
+    const ended = new Promise<void>((resolve) => {
+      opened.socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as Record<string, unknown>;
+        received.push(message);
+        if (isRootEnd(message as unknown as ProtocolEvent)) resolve();
+      });
+    });
+    opened.socket.send(
+      JSON.stringify({
+        id: 1,
+        method: 'subscription.subscribe',
+        params: { channels: ['lifecycle'] },
+      }),
+    );
+    opened.socket.send(
+      JSON.stringify({
+        id: 2,
+        method: 'run.start',
+        params: { assistant_id: 'custom', input: { steps: 1 } },
+      }),
+    );
+    opened.socket.send('not json');
+    await ended;
+    expect(received).toContainEqual({
+      type: 'success',
+      id: 1,
+      result: { subscription_id: 'sub-1' },
+    });
+    expect(received).toContainEqual(
+      expect.objectContaining({ type: 'success', id: 2, result: { run_id: expect.any(String) } }),
+    );
+    expect(received).toContainEqual(
+      expect.objectContaining({ type: 'error', id: null, error: 'invalid_argument' }),
+    );
+    opened.socket.close();
+
+    // A ticket opens one socket; none, a used one, or one for another thread opens nothing.
+    expect(await refusal(url, [`berth.ticket.${ticket}`])).toBe(401);
+    expect(await refusal(url, [])).toBe(401);
+    const other = (await (
+      await request()('POST', `/threads/${randomUUID()}/stream/tickets`)
+    ).json()) as { ticket: string };
+    expect(await refusal(url, [`berth.ticket.${other.ticket}`])).toBe(401);
+    const plain = await request()('GET', `/threads/${threadId}/stream/events`);
+    expect(plain.status).toBe(426);
   });
 });

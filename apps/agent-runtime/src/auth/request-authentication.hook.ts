@@ -22,7 +22,8 @@ export function registerCustomAuthentication(
 ): void {
   const isPublic = publicPathMatcher(options.publicPaths);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isPublic(request.url)) return undefined;
+    // Let in by an earlier hook (a WebSocket ticket issued to someone this hook authenticated).
+    if (isPublic(request.url) || request.berthAuth !== undefined) return undefined;
     const key = presentedKey(request);
     if (key !== undefined && options.accepts(key)) {
       request.berthAuth = { kind: 'platform' };

@@ -14,6 +14,7 @@ import {
 import { observeRequests } from '#libs/metrics';
 import { A2aAgents } from '../a2a/a2a-agents.js';
 import { registerA2aRoutes } from '../a2a/a2a-routes.js';
+import { acceptProtocolSocketTickets, serveProtocolSockets } from '../protocol/protocol-sockets.js';
 import type { Application } from '../application/application.js';
 import { registerCustomAuthentication } from '../auth/request-authentication.hook.js';
 import type { CustomAuth } from '../auth/custom-auth.js';
@@ -45,10 +46,16 @@ export function configureRuntimeHttp(
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
   refuseWhileDraining(fastify, drain);
+  acceptProtocolSocketTickets(app);
   if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
-  else requireApiKey(fastify, keys);
+  else
+    requireApiKey(fastify, {
+      ...keys,
+      preauthenticated: (request) => request.berthAuth !== undefined,
+    });
   const disabled = application.config.http?.disabled ?? new Set();
   registerCustomRoutes(fastify, () => routes.current, disabled);
+  serveProtocolSockets(app, drain);
   registerA2aRoutes(fastify, app.get(A2aAgents), disabled.has('a2a'));
   if (!disabled.has('mcp')) serveMcp(app);
   serveOpenApi(

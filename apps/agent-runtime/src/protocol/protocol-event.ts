@@ -13,6 +13,10 @@ export const PROTOCOL_CHANNELS = [
   'custom',
 ] as const;
 
+/** A channel name of a stream request or subscription: one of the above, or `custom:<name>`. */
+export const PROTOCOL_CHANNEL =
+  /^(values|updates|messages|tools|lifecycle|input|checkpoints|tasks|custom(:.+)?)$/;
+
 /** What one protocol event says, before the thread's stream gives it its place (`seq`). */
 export interface ProtocolEventBody {
   readonly method: string;

@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SocketTickets } from './socket-tickets.js';
 import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -18,6 +19,7 @@ export class ProtocolController {
   constructor(
     @Inject(ProtocolCommands) private readonly commands: ProtocolCommands,
     @Inject(ThreadProtocolEvents) private readonly events: ThreadProtocolEvents,
+    @Inject(SocketTickets) private readonly tickets: SocketTickets,
   ) {}
 
   @AuthEvent('threads:create_run')
@@ -34,6 +36,17 @@ export class ProtocolController {
     }
     void reply.status(200);
     return this.commands.handle(threadId, command);
+  }
+
+  /** A single-use ticket that opens this thread's WebSocket from a browser (see docs/runtime.md). */
+  @AuthEvent('threads:read')
+  @Post('threads/:threadId/stream/tickets')
+  @HttpCode(200)
+  ticket(
+    @Param('threadId', IdPipe) threadId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<{ ticket: string; expires_at: string }> {
+    return this.tickets.issue(threadId, request.berthAuth ?? { kind: 'platform' });
   }
 
   @StreamsEvents()

@@ -1,3 +1,4 @@
+import { PROTOCOL_CHANNEL } from './protocol-event.js';
 import {
   ArrayNotEmpty,
   IsArray,
@@ -9,14 +10,15 @@ import {
   Min,
 } from 'class-validator';
 
-const CHANNEL = /^(values|updates|messages|tools|lifecycle|input|checkpoints|tasks|custom(:.+)?)$/;
-
 /** The body of `POST /threads/{id}/stream/events` (the protocol's `EventStreamRequest`). */
 export class EventStreamRequestDto {
   @IsArray()
   @ArrayNotEmpty()
   @IsString({ each: true })
-  @Matches(CHANNEL, { each: true, message: "each channel must be one of the protocol's channels" })
+  @Matches(PROTOCOL_CHANNEL, {
+    each: true,
+    message: "each channel must be one of the protocol's channels",
+  })
   channels!: string[];
 
   @IsOptional()

@@ -21,9 +21,11 @@ async function spanOf(store: EventStore, runId: string): Promise<RunSpan | undef
 /**
  * Where a thread's protocol stream starts reading. After `since`: from the start of the first run
  * still going at that point (its events are read again, to know what its messages and interrupts
- * were, and sent only past `since`), else from that commit. Without: from the start of the run in
- * progress, if any (a client that opens its stream just after starting a run sees all of it), else
- * from now. Runs on a thread follow each other, so the newest are looked at first.
+ * were, and sent only past `since`), else from that commit. Without: from the start of the
+ * thread's latest run (and of any earlier one still going): a client that opens its stream just
+ * after starting a run, or a moment after it ended, sees all of it; one that reconnects without
+ * saying where gets the run again, which its `event_id`s let it skip. Runs on a thread follow
+ * each other, so the newest are looked at first.
  */
 export async function streamStart(
   store: EventStore,
@@ -33,14 +35,14 @@ export async function streamStart(
   const newestFirst = [...runIds].sort().reverse();
   const sinceCommit = since === undefined ? undefined : commitOfSeq(since);
   let start: bigint | undefined;
-  for (const runId of newestFirst) {
+  for (const [index, runId] of newestFirst.entries()) {
     const span = await spanOf(store, runId);
     if (!span) continue;
-    const going =
+    const wanted =
       sinceCommit === undefined
-        ? !ENDED.has(span.last.type)
+        ? index === 0 || !ENDED.has(span.last.type)
         : span.last.logPosition.commit >= sinceCommit;
-    if (!going) break;
+    if (!wanted) break;
     start = span.first.logPosition.commit;
   }
   if (sinceCommit !== undefined) {
