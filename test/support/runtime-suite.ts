@@ -10,6 +10,11 @@ export interface RuntimeSuite {
   readonly client: Client;
 }
 
+/** The suite's runtime, with a restart: the process stopped, a new one on the same database. */
+export interface RestartableRuntimeSuite extends RuntimeSuite {
+  restart(): Promise<void>;
+}
+
 /**
  * One agent runtime on a database of its own for a test file: started before its tests, stopped
  * and its database dropped after them.
@@ -18,13 +23,15 @@ export function runtimeSuite(
   label: string,
   callerOptions?: ClientConfig['callerOptions'],
   options: { readonly env?: Readonly<Record<string, string>>; readonly graphConfig?: string } = {},
-): RuntimeSuite {
+): RestartableRuntimeSuite {
   let started: RuntimeSuite | undefined;
-  beforeAll(async () => {
-    const database = await createTestDatabase(label);
+  const start = async (database: TestDatabase): Promise<RuntimeSuite> => {
     const runtime = await startRuntime({ databaseUrl: database.url, ...options });
     const client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey, callerOptions });
-    started = { database, runtime, client };
+    return { database, runtime, client };
+  };
+  beforeAll(async () => {
+    started = await start(await createTestDatabase(label));
   }, 90_000);
   afterAll(async () => {
     await started?.runtime.stop();
@@ -43,6 +50,11 @@ export function runtimeSuite(
     },
     get client() {
       return get().client;
+    },
+    restart: async () => {
+      const { database, runtime } = get();
+      await runtime.stop();
+      started = await start(database);
     },
   };
 }

@@ -44,6 +44,13 @@ function taskOf(response: unknown): Task {
 const textOf = (message: Message | undefined): string | undefined =>
   message?.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
 
+/** A task's history as (role, text) pairs. */
+const turnsOf = (task: Task): [string, string | undefined][] =>
+  (task.history ?? []).map((message) => [message.role, textOf(message)]);
+
+/** The headers of a user of the fixture's own auth. */
+const asUser = (name: string): Record<string, string> => ({ authorization: `Bearer user-${name}` });
+
 describe('A2A: each assistant an agent, a task a run, its context a thread', () => {
   const suite = runtimeSuite('runtime_a2a', undefined, { graphConfig: A2A_APP });
   /* eslint-disable @typescript-eslint/no-deprecated -- the 0.3 client, as A2A callers use it */
@@ -52,6 +59,20 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
   /* eslint-enable @typescript-eslint/no-deprecated */
   const send = async (assistant: string, params: MessageSendParams): Promise<Task> =>
     taskOf(await (await client(assistant)).sendMessage(params));
+  /** A raw A2A 0.3 JSON-RPC call, with the API key unless other headers are given. */
+  const rpc = async (
+    assistant: string,
+    method: string,
+    params: unknown,
+    headers: Record<string, string> = { 'x-api-key': suite.runtime.apiKey },
+  ): Promise<{ result?: Task; error?: { code: number; message: string } }> => {
+    const response = await fetch(`${suite.runtime.url}/a2a/${assistant}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: Task; error?: { code: number; message: string } };
+  };
 
   it('serves the card of an assistant, 0.3 by default and 1.0 when asked', async () => {
     const fetchKeyed = keyedFetch(suite);
@@ -134,6 +155,57 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
     expect(answered.artifacts?.[0]?.parts).toMatchObject([{ kind: 'text', text: 'hello, Ada' }]);
     const runs = await suite.client.runs.list(asked.contextId);
     expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
+    // Its history, rebuilt from its runs: each one's input or resume value, then the reply.
+    const agent = await client('ask');
+    const read = taskOf(await agent.getTask({ id: asked.id }));
+    expect(turnsOf(read)).toEqual([
+      ['user', 'hello'],
+      ['agent', 'What is your name?'],
+      ['user', 'Ada'],
+      ['agent', 'hello, Ada'],
+    ]);
+    expect(read.history?.[0]?.messageId).toBe(asked.history?.[0]?.messageId);
+    const last = taskOf(await agent.getTask({ id: asked.id, historyLength: 2 }));
+    expect(turnsOf(last)).toEqual([
+      ['user', 'Ada'],
+      ['agent', 'hello, Ada'],
+    ]);
+  });
+
+  it('cancels a running task: its run is interrupted, the task reads back canceled', async () => {
+    const agent = await client('slow');
+    const started = taskOf(
+      await agent.sendMessage({
+        message: userMessage('take your time'),
+        configuration: { blocking: false },
+      }),
+    );
+    const ids = { taskId: started.id, contextId: started.contextId };
+    while ((await suite.client.runs.get(ids.contextId, ids.taskId)).status !== 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // A message to a task still working is refused, and makes no run.
+    expect(
+      await rpc('slow', 'message/send', { message: userMessage('faster', ids) }),
+    ).toMatchObject({ error: { code: -32004, message: expect.stringContaining('still working') } });
+    const cancelled = taskOf(await agent.cancelTask({ id: started.id }));
+    expect(cancelled).toMatchObject({ id: started.id, status: { state: 'canceled' } });
+    const run = await suite.client.runs.get(ids.contextId, ids.taskId);
+    expect(run.status).toBe('interrupted');
+    expect(taskOf(await agent.getTask({ id: started.id })).status.state).toBe('canceled');
+    expect(await suite.client.runs.list(ids.contextId)).toHaveLength(1);
+  });
+
+  it('answers a JSON-RPC error, not a failed task, for a contextId that names no thread', async () => {
+    for (const method of ['message/send', 'message/stream']) {
+      const message = userMessage('lost', { contextId: 'not-a-thread' });
+      const response = await fetch(`${suite.runtime.url}/a2a/echo`, {
+        method: 'POST',
+        headers: { 'x-api-key': suite.runtime.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { message } }),
+      });
+      expect(await response.text()).toContain('"code":-32602');
+    }
   });
 
   it('refuses tasks/cancel of a finished or unknown task, and tasks/get of an unknown one', async () => {
@@ -181,7 +253,7 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
     expect(read.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'echo: v1' });
   });
 
-  it('asks for the API key, and answers an unknown assistant 404', async () => {
+  it('asks for credentials (the API key, or a user of the app auth), answers an unknown assistant 404', async () => {
     const anonymous = await fetch(cardUrl(suite, 'echo'));
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toEqual({ detail: expect.any(String) });
@@ -193,6 +265,45 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
     expect(rpc.status).toBe(401);
     const unknown = await keyedFetch(suite)(cardUrl(suite, 'nobody'));
     expect(unknown.status).toBe(404);
+  });
+
+  it("under the application's auth, keeps a user's tasks from another and refuses what it refuses", async () => {
+    expect((await fetch(cardUrl(suite, 'echo'), { headers: asUser('bob') })).status).toBe(200);
+    const task = taskOf(
+      await rpc('echo', 'message/send', { message: userMessage('mine') }, asUser('alice')),
+    );
+    expect(task.status.state).toBe('completed');
+    expect((await suite.client.threads.get(task.contextId)).metadata).toMatchObject({
+      owner: 'alice',
+    });
+    expect(await rpc('echo', 'tasks/get', { id: task.id }, asUser('alice'))).toMatchObject({
+      result: { id: task.id, status: { state: 'completed' } },
+    });
+    const notFound = { error: { code: -32001 } };
+    expect(await rpc('echo', 'tasks/get', { id: task.id }, asUser('bob'))).toMatchObject(notFound);
+    expect(await rpc('echo', 'tasks/cancel', { id: task.id }, asUser('bob'))).toMatchObject(
+      notFound,
+    );
+    // Bob may not write to Alice's context, Mallory may make no thread: errors, no failed task.
+    const theirs = userMessage('theirs', { contextId: task.contextId });
+    expect(await rpc('echo', 'message/send', { message: theirs }, asUser('bob'))).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('not found') },
+    });
+    expect(
+      await rpc('echo', 'message/send', { message: userMessage('mine too') }, asUser('mallory')),
+    ).toMatchObject({ error: { code: -32602 } });
+    expect(await suite.client.runs.list(task.contextId)).toHaveLength(1);
+  });
+
+  it('reads a task back after a restart: its status, artifacts and history from the log', async () => {
+    const task = await send('echo', { message: userMessage('before the restart') });
+    await suite.restart();
+    const read = taskOf(await (await client('echo')).getTask({ id: task.id }));
+    expect(read).toEqual(task);
+    expect(turnsOf(read)).toEqual([
+      ['user', 'before the restart'],
+      ['agent', 'echo: before the restart'],
+    ]);
   });
 });
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentCard } from '@a2a-js/sdk';
-import { DefaultExecutionEventBusManager, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { AssistantGraphs } from '../assistants/assistant-graphs.service.js';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import type { AuthContext } from '../auth/custom-auth.js';
@@ -8,7 +7,9 @@ import { RequestAuthorization } from '../authorization/request-authorization.js'
 import { RunsService } from '../runs/runs.service.js';
 import { A2aRunCreation } from './a2a-run-creation.js';
 import { agentCardOf } from './agent-card.js';
+import { MessageAdmissions } from './message-admissions.js';
 import { RunAgentExecutor } from './run-agent-executor.js';
+import { RunRequestHandler } from './run-request-handler.js';
 import { RunTaskStore } from './run-task-store.js';
 import { RunTasks } from './run-tasks.js';
 
@@ -47,21 +48,12 @@ export class A2aAgents {
     assistantIdOrGraph: string,
     endpointOf: EndpointOf,
     who: AuthContext | undefined,
-  ): Promise<DefaultRequestHandler> {
+  ): Promise<RunRequestHandler> {
     const { assistantId, card } = await this.describe(assistantIdOrGraph, endpointOf, who, false);
     const tasks = new RunTasks(this.runs, this.authorization, assistantId);
-    const executor = new RunAgentExecutor(assistantId, who, this.creation, this.runs, tasks);
-    return new DefaultRequestHandler(
-      card,
-      new RunTaskStore(tasks),
-      executor,
-      new DefaultExecutionEventBusManager(),
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      { keepBusAliveStates: [] },
-    );
+    const admissions = new MessageAdmissions(assistantId, this.creation, tasks);
+    const executor = new RunAgentExecutor(who, admissions, this.creation, this.runs, tasks);
+    return new RunRequestHandler(card, new RunTaskStore(tasks), executor, admissions);
   }
 
   private async describe(

@@ -5,26 +5,25 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { TaskState, type Task } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { JsonObject } from '#libs/event-store';
 import type { AuthContext } from '../auth/custom-auth.js';
 import type { RunsService } from '../runs/runs.service.js';
-import type { A2aRunBody, A2aRunCreation } from './a2a-run-creation.js';
-import { graphInputOf, resumeValueOf } from './message-input.js';
+import type { A2aRunCreation } from './a2a-run-creation.js';
+import type { MessageAdmissions } from './message-admissions.js';
+import { MESSAGE_ID_KEY } from './message-input.js';
 import { TASK_ID_KEY, type RunTasks } from './run-tasks.js';
 import { answerArtifact } from './task-parts.js';
 import { taskStatusOf } from './task-of-run.js';
 
 /**
- * An assistant as an A2A agent: a message starts a run of it on the thread of the message's
- * context (a new task: the run's id is the task's), or resumes the thread's interrupted task;
- * the events told are the run's, read back from its log.
+ * An assistant as an A2A agent: an admitted message starts a run of it on the thread of the
+ * message's context (a new task: the run's id is the task's), or resumes the thread's
+ * interrupted task; the events told are the run's, read back from its log.
  */
 export class RunAgentExecutor implements AgentExecutor {
   constructor(
-    private readonly assistantId: string,
     /** Who the request acts for: the executor serves one request. */
     private readonly who: AuthContext | undefined,
+    private readonly admissions: MessageAdmissions,
     private readonly creation: A2aRunCreation,
     private readonly runs: RunsService,
     private readonly tasks: RunTasks,
@@ -33,23 +32,10 @@ export class RunAgentExecutor implements AgentExecutor {
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = request;
     const message = request.userMessage;
-    const current = request.task;
-    const resuming = current !== undefined;
-    if (current && current.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
-      throw new RequestMalformedError(
-        `Task ${taskId} is still working: send to it once it asks for input`,
-      );
-    }
-    const metadata: JsonObject = { [TASK_ID_KEY]: taskId };
-    const body: A2aRunBody = resuming
-      ? { assistant_id: this.assistantId, command: { resume: resumeValueOf(message) }, metadata }
-      : { assistant_id: this.assistantId, input: graphInputOf(message), metadata };
-    const runId = await this.creation.create(
-      this.who,
-      contextId,
-      body,
-      resuming ? undefined : taskId,
-    );
+    const admitted = this.admissions.take(message.messageId);
+    const metadata = { [TASK_ID_KEY]: taskId, [MESSAGE_ID_KEY]: message.messageId };
+    const resuming = request.task !== undefined;
+    const runId = await this.creation.create(admitted, metadata, resuming ? undefined : taskId);
     const ids = { taskId, contextId };
     const task: Task = {
       id: taskId,

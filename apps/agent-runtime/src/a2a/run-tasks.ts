@@ -5,22 +5,25 @@ import type { AuthContext } from '../auth/custom-auth.js';
 import type { RequestAuthorization } from '../authorization/request-authorization.js';
 import type { RunsService } from '../runs/runs.service.js';
 import type { Run } from '../runs/run.resource.js';
-import { taskOfRun } from './task-of-run.js';
+import { taskOfRuns, type TaskTurn } from './task-of-run.js';
 
-/** The run metadata key naming the task a run continues (a resume of an interrupted task). */
+/** The run metadata key naming the task a run is part of (its first run, and each resume). */
 export const TASK_ID_KEY = 'a2a_task_id';
-/** How far back in a thread's runs a task's latest run is looked for. */
+/** How far back in a thread's runs a task's runs are looked for. */
 const RUNS_LOOKED_AT = 100;
 
-/** A task's current run: the run of its id, or the latest run that resumed it. */
-export interface TaskRun {
+/** A task's runs on its thread, oldest first: the run of its id, then those that resumed it. */
+export interface TaskRuns {
   readonly taskId: string;
   readonly threadId: string;
-  readonly run: Partial<Run>;
+  readonly runs: readonly Partial<Run>[];
 }
 
 const isNotFound = (error: unknown): boolean =>
   error instanceof DomainError && error.code === 'not_found';
+
+const hasEnded = (run: Partial<Run>): boolean =>
+  run.status !== undefined && run.status !== 'pending' && run.status !== 'running';
 
 /**
  * A2A tasks read from the runtime's runs: a task is the run of its id, continued by the runs
@@ -33,51 +36,52 @@ export class RunTasks {
     private readonly assistantId: string,
   ) {}
 
-  /** The task's current run, or undefined for a task unknown here (or not the caller's). */
-  async currentRun(taskId: string, who: AuthContext | undefined): Promise<TaskRun | undefined> {
+  /** The task's runs, or undefined for a task unknown here (or not the caller's). */
+  async runsOf(taskId: string, who: AuthContext | undefined): Promise<TaskRuns | undefined> {
     if (!isUuid(taskId)) return undefined;
     try {
       const threadId = await this.runs.threadOfRun(taskId);
-      await this.authorization.authorize(
-        who,
-        { resource: 'threads', action: 'read' },
-        { threadId },
-        {},
-      );
-      const runs = await this.runs.list(threadId, { limit: RUNS_LOOKED_AT, offset: 0 });
-      const origin = runs.find((run) => run.run_id === taskId);
-      if (origin?.assistant_id !== this.assistantId) return undefined;
-      const run = runs.find(
-        (one) => one.run_id === taskId || one.metadata?.[TASK_ID_KEY] === taskId,
-      );
-      return run && { taskId, threadId, run };
+      const spec = { resource: 'threads', action: 'read' } as const;
+      await this.authorization.authorize(who, spec, { threadId }, {});
+      const newestFirst = await this.runs.list(threadId, { limit: RUNS_LOOKED_AT, offset: 0 });
+      const [origin, ...resumes] = newestFirst
+        .filter((run) => run.run_id === taskId || run.metadata?.[TASK_ID_KEY] === taskId)
+        .reverse();
+      if (origin?.run_id !== taskId || origin.assistant_id !== this.assistantId) return undefined;
+      return { taskId, threadId, runs: [origin, ...resumes] };
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
     }
   }
 
-  /** The task as its current run shows it. */
+  /** The task as its runs show it, its history rebuilt from their inputs and ends. */
   async task(taskId: string, who: AuthContext | undefined): Promise<Task | undefined> {
-    const current = await this.currentRun(taskId, who);
-    if (!current) return undefined;
-    const { run, threadId } = current;
-    const runId = run.run_id ?? taskId;
-    const status = run.status ?? 'pending';
-    const finished =
-      status === 'pending' || status === 'running'
-        ? undefined
-        : await this.runs.waitForFinish(runId);
-    return taskOfRun({ taskId, contextId: threadId }, { runId, status }, finished);
+    const found = await this.runsOf(taskId, who);
+    if (!found) return undefined;
+    const turns = await Promise.all(found.runs.map((run) => this.turnOf(run)));
+    const current = turns.pop();
+    return current && taskOfRuns({ taskId, contextId: found.threadId }, turns, current);
   }
 
-  /** Cancels the task's current run; resolves once it has ended. */
+  /** Cancels the task's current run unless it has ended; resolves once it has. */
   async cancel(taskId: string, who: AuthContext | undefined): Promise<void> {
-    const current = await this.currentRun(taskId, who);
-    const runId = current?.run.run_id;
-    if (!current || !runId) return;
-    const params = { threadId: current.threadId, runId };
+    const found = await this.runsOf(taskId, who);
+    const current = found?.runs.at(-1);
+    const runId = current?.run_id;
+    if (!found || !current || !runId || hasEnded(current)) return;
+    const params = { threadId: found.threadId, runId };
     await this.authorization.authorize(who, { resource: 'threads', action: 'update' }, params, {});
-    await this.runs.cancel(current.threadId, runId, 'interrupt', new Date().toISOString(), true);
+    await this.runs.cancel(found.threadId, runId, 'interrupt', new Date().toISOString(), true);
+  }
+
+  private async turnOf(run: Partial<Run>): Promise<TaskTurn> {
+    const runId = run.run_id ?? '';
+    const status = run.status ?? 'pending';
+    const [created, finished] = await Promise.all([
+      this.runs.createdOf(runId),
+      hasEnded(run) ? this.runs.waitForFinish(runId) : undefined,
+    ]);
+    return { created, status, finished };
   }
 }

@@ -1,5 +1,6 @@
 import { TaskState, type Task, type TaskStatus } from '@a2a-js/sdk';
-import type { RunFinishedData, RunStatus } from '../run-records/run.events.js';
+import type { RunCreatedData, RunFinishedData, RunStatus } from '../run-records/run.events.js';
+import { userMessageOfRun } from './message-input.js';
 import {
   agentMessage,
   answerArtifact,
@@ -44,20 +45,34 @@ export function taskStatusOf(
   }
 }
 
-/** A task as its current run shows it: its status, and once completed, the answer. */
-export function taskOfRun(
-  ids: TaskIds,
-  run: { readonly runId: string; readonly status: RunStatus },
-  finished: RunFinishedData | undefined,
-): Task {
-  const status = taskStatusOf(ids, run, finished);
-  const completed = status.state === TaskState.TASK_STATE_COMPLETED && finished;
+/** One run of a task: how it was created, its status, and once finished, its end. */
+export interface TaskTurn {
+  readonly created: RunCreatedData;
+  readonly status: RunStatus;
+  readonly finished: RunFinishedData | undefined;
+}
+
+/**
+ * A task as its runs show it (`earlier` ones, then the `current`): the current one's status and
+ * answer, and as history each run's user message (its input, or what resumed it) followed by the
+ * agent's reply once the run ended.
+ */
+export function taskOfRuns(ids: TaskIds, earlier: readonly TaskTurn[], current: TaskTurn): Task {
+  const statusOf = (turn: TaskTurn): TaskStatus =>
+    taskStatusOf(ids, { runId: turn.created.run_id, status: turn.status }, turn.finished);
+  const status = statusOf(current);
+  const history = [...earlier, current].flatMap((turn) => {
+    const asked = userMessageOfRun(ids, turn.created);
+    const reply = turn === current ? status.message : statusOf(turn).message;
+    return reply ? [asked, reply] : [asked];
+  });
+  const answer = status.state === TaskState.TASK_STATE_COMPLETED ? current.finished : undefined;
   return {
     id: ids.taskId,
     contextId: ids.contextId,
     status,
-    artifacts: completed ? [answerArtifact(finished.values)] : [],
-    history: [],
-    metadata: { run_id: run.runId, thread_id: ids.contextId },
+    artifacts: answer ? [answerArtifact(answer.values)] : [],
+    history,
+    metadata: { run_id: current.created.run_id, thread_id: ids.contextId },
   };
 }

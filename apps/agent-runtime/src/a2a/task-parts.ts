@@ -22,19 +22,30 @@ export function dataPart(data: unknown): Part {
   };
 }
 
+/** Who a message of a task is and where it belongs. */
+export interface MessageIds {
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly messageId: string;
+}
+
+const messageOf = (ids: MessageIds, role: Role, parts: Part[]): Message => ({
+  ...ids,
+  role,
+  parts,
+  metadata: {},
+  extensions: [],
+  referenceTaskIds: [],
+});
+
 /** A message of the agent's in a task. */
-export function agentMessage(
-  ids: { readonly taskId: string; readonly contextId: string; readonly messageId: string },
-  parts: Part[],
-): Message {
-  return {
-    ...ids,
-    role: Role.ROLE_AGENT,
-    parts,
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  };
+export function agentMessage(ids: MessageIds, parts: Part[]): Message {
+  return messageOf(ids, Role.ROLE_AGENT, parts);
+}
+
+/** A message of the user's in a task. */
+export function userMessage(ids: MessageIds, parts: Part[]): Message {
+  return messageOf(ids, Role.ROLE_USER, parts);
 }
 
 /** A message's text: its content when a string, the text blocks of a content list joined. */

@@ -259,11 +259,17 @@ export class RunsService {
 
   /** The thread a run belongs to (a stateless run's own temporary thread), read from its stream. */
   async threadOfRun(runId: string): Promise<string> {
+    return (await this.createdOf(runId)).thread_id;
+  }
+
+  /** How the run was created (its input, command and metadata), read from its stream. */
+  async createdOf(runId: string): Promise<RunCreatedData> {
     if (!isUuid(runId)) throw notFound('Run not found');
     const [created] = await this.store.readStream(runStream(runId), { maxCount: 1 });
-    const threadId = created?.type === 'RunCreated' ? created.data.thread_id : undefined;
-    if (typeof threadId !== 'string') throw notFound('Run not found');
-    return threadId;
+    if (created?.type !== 'RunCreated' || typeof created.data.thread_id !== 'string') {
+      throw notFound('Run not found');
+    }
+    return created.data as RunCreatedData;
   }
 
   async requireRunOfThread(threadId: string, runId: string): Promise<void> {
