@@ -111,11 +111,17 @@ const subscriptions: CatchUpSubscription<number>[] = [];
 
 function subscribe(
   source: MemorySource,
-  options: { after?: number; batchSize?: number; pollIntervalMs?: number } = {},
+  options: {
+    after?: number;
+    batchSize?: number;
+    pollIntervalMs?: number;
+    onCaughtUp?: () => void;
+  } = {},
 ): CatchUpSubscription<number> {
   const subscription = new CatchUpSubscription(source, options.after, {
     batchSize: options.batchSize ?? 100,
     pollIntervalMs: options.pollIntervalMs ?? NEVER_POLL_MS,
+    ...(options.onCaughtUp ? { onCaughtUp: options.onCaughtUp } : {}),
   });
   subscriptions.push(subscription);
   return subscription;
@@ -192,6 +198,33 @@ describe('CatchUpSubscription', () => {
         expect(source.reads.map((read) => read.returned)).toEqual([[0, 1], [2, 3], []]);
         await subscription.close();
         await expect(pending).resolves.toEqual({ done: true, value: undefined });
+      },
+      WAKE_TIMEOUT_MS,
+    );
+    it(
+      'says once that it caught up: after the last event there was is taken, before waiting',
+      async () => {
+        const signals = new AppendSignals();
+        const source = new MemorySource(signals);
+        source.appendMany(4);
+        const taken: string[] = [];
+        const subscription = subscribe(source, {
+          batchSize: 2,
+          onCaughtUp: () => taken.push('caught up'),
+        });
+        const iterator = subscription[Symbol.asyncIterator]();
+        for (const position of await take(iterator, 4)) taken.push(String(position));
+        expect(taken).toEqual(['0', '1', '2', '3']);
+
+        const dry = source.nextDryRead();
+        const pending = iterator.next();
+        await untilAsleep(dry);
+        expect(taken).toEqual(['0', '1', '2', '3', 'caught up']);
+
+        signals.publish(source.notice(source.append()));
+        await pending;
+        expect(taken.filter((entry) => entry === 'caught up')).toHaveLength(1);
+        await subscription.close();
       },
       WAKE_TIMEOUT_MS,
     );

@@ -18,6 +18,8 @@ export interface CatchUpSource<Cursor> {
 
 export interface CatchUpOptions {
   readonly batchSize: number;
+  /** Called once, the first time a read finds no more than there was: the subscriber caught up. */
+  readonly onCaughtUp?: () => void;
   /** The fallback when no wake-up arrives: how long an idle subscription waits before looking again. */
   readonly pollIntervalMs: number;
 }
@@ -34,6 +36,7 @@ export class CatchUpSubscription<Cursor> implements Subscription {
   private awaited: AppendNotice | undefined;
   private wakeCount = 0;
   private closed = false;
+  private caughtUp = false;
   private iterator: AsyncGenerator<RecordedEvent> | undefined;
   private wake: (() => void) | undefined;
   private unlisten: (() => void) | undefined;
@@ -81,6 +84,10 @@ export class CatchUpSubscription<Cursor> implements Subscription {
           yield event;
         }
         if (batch.length === this.options.batchSize) continue;
+        if (!this.caughtUp) {
+          this.caughtUp = true;
+          this.options.onCaughtUp?.();
+        }
         if (this.awaited && this.source.isAhead(this.awaited, this.cursor)) {
           if (retryMs <= this.options.pollIntervalMs) {
             await this.sleep(retryMs);

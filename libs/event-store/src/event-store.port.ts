@@ -96,6 +96,11 @@ export interface LogSubscriptionOptions {
    * Omitted: every append wakes it.
    */
   readonly wakesFor?: ReadonlySet<string>;
+  /**
+   * Called once, when the subscriber has been given every event there was when it started and
+   * the subscription is about to wait for new ones (a replay's end).
+   */
+  readonly onCaughtUp?: () => void;
 }
 
 /**

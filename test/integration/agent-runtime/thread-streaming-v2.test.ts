@@ -462,7 +462,7 @@ describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => 
     expect(received).toContainEqual({
       type: 'success',
       id: 1,
-      result: { subscription_id: 'sub-1' },
+      result: { subscription_id: 'sub-1', replayed_events: 0 },
     });
     expect(received).toContainEqual(
       expect.objectContaining({ type: 'success', id: 2, result: { run_id: expect.any(String) } }),
@@ -471,6 +471,34 @@ describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => 
       expect.objectContaining({ type: 'error', id: null, error: 'invalid_argument' }),
     );
     opened.socket.close();
+
+    // A later subscriber is told how many events of the thread's latest run it is sent first.
+    const later = new WebSocket(url, { headers: { 'x-api-key': suite.runtime.apiKey } });
+    const replayed: Record<string, unknown>[] = [];
+    const threeMessages = new Promise<void>((resolve) => {
+      later.on('message', (data: Buffer) => {
+        replayed.push(JSON.parse(data.toString()) as Record<string, unknown>);
+        if (replayed.length === 3) resolve();
+      });
+    });
+    await new Promise((resolve) => later.once('open', resolve));
+    later.send(
+      JSON.stringify({
+        id: 5,
+        method: 'subscription.subscribe',
+        params: { channels: ['lifecycle'] },
+      }),
+    );
+    await threeMessages;
+    expect(replayed[0]).toEqual({
+      type: 'success',
+      id: 5,
+      result: { subscription_id: 'sub-1', replayed_events: 2 },
+    });
+    expect(
+      replayed.slice(1).map((event) => (event.params as { data: { event: string } }).data.event),
+    ).toEqual(['running', 'completed']);
+    later.close();
 
     // A ticket opens one socket; none, a used one, or one for another thread opens nothing.
     expect(await refusal(url, [`berth.ticket.${ticket}`])).toBe(401);

@@ -12,16 +12,20 @@ import {
 } from './protocol-event.js';
 import { parseSubscription, type SubscriptionRequest } from './subscription-params.js';
 
+/** A replay longer than this is answered before it ends, without its count. */
+const MAX_COUNTED_REPLAY = 5_000;
+
 /** Past this many bytes waiting in the socket, a subscription waits before sending more. */
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 export interface ProtocolSocketDeps {
   /** Serves a command that is not about subscriptions (`run.start`, `state.get`, …). */
   readonly command: (command: ProtocolCommand) => Promise<ProtocolResponse>;
-  /** The thread's protocol events from `since`, or from its latest run. */
+  /** The thread's protocol events from `since`, or from its latest run; told when replayed. */
   readonly open: (
     since: number | undefined,
     signal: AbortSignal,
+    onCaughtUp: () => void,
   ) => Promise<AsyncIterable<ProtocolEvent>>;
 }
 
@@ -87,12 +91,38 @@ export class ProtocolSocketSession {
     this.subscriptions.clear();
   }
 
+  /**
+   * Answers once the replay is read (`replayed_events`: how many events it holds, as the JS server
+   * says), then sends the replay and follows live: the answer always comes before its events.
+   */
   private subscribe(commandId: number, request: SubscriptionRequest): void {
     const id = `sub-${this.nextSubscription++}`;
     const subscription: ActiveSubscription = { request, stop: new AbortController() };
     this.subscriptions.set(id, subscription);
-    this.send(protocolSuccess(commandId, { subscription_id: id }));
-    this.follow(id, subscription, request.since);
+    const replay: ProtocolEvent[] = [];
+    let answered = false;
+    const answer = (count: number | undefined): void => {
+      if (answered) return;
+      answered = true;
+      const result: JsonObject = { subscription_id: id };
+      if (count !== undefined) result.replayed_events = count;
+      this.send(protocolSuccess(commandId, result));
+      for (const event of replay.splice(0)) this.send(event);
+    };
+    this.follow(id, subscription, request.since, {
+      onCaughtUp: () => {
+        answer(replay.length);
+      },
+      deliver: async (event) => {
+        if (answered) return this.sendEvent(event);
+        replay.push(event);
+        if (replay.length >= MAX_COUNTED_REPLAY) answer(undefined);
+        return undefined;
+      },
+      onEnd: () => {
+        answer(replay.length);
+      },
+    });
   }
 
   private unsubscribe(params: JsonObject): JsonObject {
@@ -133,17 +163,28 @@ export class ProtocolSocketSession {
     return { restored: known.length === ids.length && ids.length > 0 };
   }
 
-  private follow(id: string, subscription: ActiveSubscription, since: number | undefined): void {
+  private follow(
+    id: string,
+    subscription: ActiveSubscription,
+    since: number | undefined,
+    hooks: {
+      onCaughtUp?: () => void;
+      deliver?: (event: ProtocolEvent) => Promise<void>;
+      onEnd?: () => void;
+    } = {},
+  ): void {
     const { signal } = subscription.stop;
+    const deliver = hooks.deliver ?? ((event: ProtocolEvent) => this.sendEvent(event));
     void (async () => {
       try {
-        const events = await this.deps.open(since, signal);
+        const events = await this.deps.open(since, signal, hooks.onCaughtUp ?? (() => undefined));
         for await (const event of events) {
           if (signal.aborted || this.closed) return;
-          if (matchesFilter(subscription.request.filter, event)) await this.sendEvent(event);
+          if (matchesFilter(subscription.request.filter, event)) await deliver(event);
         }
       } catch (error) {
         if (signal.aborted || this.closed) return;
+        hooks.onEnd?.();
         const message = error instanceof Error ? error.message : String(error);
         this.send(protocolFailure(null, 'unknown_error', `Subscription ${id} stopped: ${message}`));
       }

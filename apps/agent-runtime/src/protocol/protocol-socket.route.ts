@@ -24,6 +24,7 @@ export interface ProtocolSocketServices {
     threadId: string,
     since: number | undefined,
     signal: AbortSignal,
+    onCaughtUp: () => void,
   ) => Promise<AsyncIterable<ProtocolEvent>>;
   /** Throws (an HTTP error) when the caller may not read the thread. */
   readonly mayRead: (threadId: string, who: AuthContext | undefined) => Promise<void>;
@@ -85,7 +86,7 @@ export function registerProtocolSocket(
         const session = Object.assign(
           new ProtocolSocketSession(socket, {
             command: (command) => services.command(threadId, who, command),
-            open: (since, signal) => services.open(threadId, since, signal),
+            open: (since, signal, onCaughtUp) => services.open(threadId, since, signal, onCaughtUp),
           }),
           {
             end: () => {

@@ -53,7 +53,7 @@ export function serveProtocolSockets(app: NestFastifyApplication, drain: HttpDra
   };
   registerProtocolSocket(app.getHttpAdapter().getInstance(), {
     command,
-    open: (threadId, since, signal) => events.open(threadId, since, signal),
+    open: (threadId, since, signal, onCaughtUp) => events.open(threadId, since, signal, onCaughtUp),
     // A thread not made yet is one the caller is about to run on.
     mayRead: async (threadId, who) => {
       const action = (await threads.exists(threadId)) ? 'read' : 'create_run';

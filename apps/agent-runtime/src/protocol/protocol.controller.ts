@@ -4,6 +4,8 @@ import { SocketTickets } from './socket-tickets.js';
 import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
+import { isUuid } from '../common/uuid5.js';
+import { notFound } from '#libs/domain';
 import { matchesFilter, type EventFilter } from './event-filter.js';
 import { parseProtocolCommand } from './protocol-command.parse.js';
 import { ProtocolCommands } from './protocol-commands.js';
@@ -12,6 +14,11 @@ import { protocolFailure, type ProtocolResponse } from './protocol-event.js';
 import { ThreadProtocolEvents } from './thread-protocol-events.js';
 
 const HEARTBEAT_MS = 10_000;
+
+/** A thread id that is no uuid names no thread, now or later. */
+function requireThreadId(threadId: string): void {
+  if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
+}
 
 /** Thread streaming v2 over HTTP: commands, and filtered SSE event streams from the log. */
 @Controller()
@@ -29,6 +36,7 @@ export class ProtocolController {
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProtocolResponse & { detail?: string }> {
+    requireThreadId(threadId);
     const command = parseProtocolCommand(body);
     if (typeof command === 'string') {
       void reply.status(400);
@@ -46,6 +54,7 @@ export class ProtocolController {
     @Param('threadId', IdPipe) threadId: string,
     @Req() request: FastifyRequest,
   ): Promise<{ ticket: string; expires_at: string }> {
+    requireThreadId(threadId);
     return this.tickets.issue(threadId, request.berthAuth ?? { kind: 'platform' });
   }
 
@@ -58,6 +67,7 @@ export class ProtocolController {
     @Body() body: EventStreamRequestDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    requireThreadId(threadId);
     const filter: EventFilter = {
       channels: new Set(body.channels),
       namespaces: body.namespaces,

@@ -23,11 +23,18 @@ export class ThreadProtocolEvents {
     threadId: string,
     since: number | undefined,
     signal: AbortSignal,
+    onCaughtUp?: () => void,
   ): Promise<AsyncGenerator<ProtocolEvent>> {
     const runIds = (await this.threads.exists(threadId))
       ? await this.runs.runIdsOfThread(threadId)
       : [];
     const after = await streamStart(this.store, runIds, since);
-    return readThreadProtocolEvents(this.store, threadId, runIds, { after, since }, signal);
+    return readThreadProtocolEvents(
+      this.store,
+      threadId,
+      runIds,
+      { after, since, onCaughtUp },
+      signal,
+    );
   }
 }

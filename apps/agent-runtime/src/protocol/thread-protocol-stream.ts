@@ -10,6 +10,8 @@ export interface ThreadProtocolStreamOptions {
   readonly after: LogPosition;
   /** Events up to this `seq` were delivered before: read (to know the runs' state), not sent. */
   readonly since?: number;
+  /** Called once the events the log held when the stream opened are all given: its replay. */
+  readonly onCaughtUp?: () => void;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function* readThreadProtocolEvents(
     store,
     threadId,
     knownRuns,
-    { after: options.after, checkpoints: true },
+    { after: options.after, checkpoints: true, onCaughtUp: options.onCaughtUp },
     signal,
   );
   for await (const { event, runId } of log) {

@@ -14,6 +14,8 @@ export interface ThreadLogOptions {
   readonly after: LogPosition;
   /** Whether the thread's checkpoint stream is followed too. */
   readonly checkpoints?: boolean;
+  /** Called once every event the log held at the start has been given (`onCaughtUp`). */
+  readonly onCaughtUp?: () => void;
 }
 
 /**
@@ -31,7 +33,10 @@ export async function* followThreadLog(
   const runs = new Set(knownRuns);
   const ownStream = threadStream(threadId);
   const checkpointStream = options.checkpoints ? checkpointStreamOf(threadId) : undefined;
-  const subscription = store.subscribeToLog({ after: options.after });
+  const subscription = store.subscribeToLog({
+    after: options.after,
+    ...(options.onCaughtUp ? { onCaughtUp: options.onCaughtUp } : {}),
+  });
   const stop = (): void => void subscription.close();
   signal.addEventListener('abort', stop, { once: true });
   try {

@@ -19,6 +19,7 @@ import {
   HistoryDto,
   HistoryQueryDto,
   PatchThreadStateDto,
+  PruneThreadsDto,
   SearchThreadsDto,
   StateAtCheckpointDto,
   StateQueryDto,
@@ -65,6 +66,20 @@ export class ThreadsController {
   @HttpCode(200)
   search(@Body() body: SearchThreadsDto): Promise<Partial<Thread>[]> {
     return this.threads.search(body);
+  }
+
+  /** Deletes the threads named (those that exist), as `DELETE /threads/{id}` does each. */
+  @AuthEvent('threads:delete')
+  @Post('prune')
+  @HttpCode(200)
+  async prune(@Body() body: PruneThreadsDto): Promise<{ pruned_count: number }> {
+    let pruned = 0;
+    for (const threadId of new Set(body.thread_ids)) {
+      if (!(await this.threads.exists(threadId))) continue;
+      await this.threads.remove(threadId, now());
+      pruned += 1;
+    }
+    return { pruned_count: pruned };
   }
 
   @Returns('Count')

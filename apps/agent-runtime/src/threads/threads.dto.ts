@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 import { toNormalizedId } from '../common/id.pipe.js';
 import {
+  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -208,4 +209,21 @@ export class StateQueryDto {
   @Type(() => Boolean)
   @IsBoolean()
   subgraphs?: boolean;
+}
+
+/** `POST /threads/prune`: threads to delete, by id. */
+export class PruneThreadsDto {
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @Transform(toNormalizedId)
+  @IsUUID('all', { each: true })
+  thread_ids!: string[];
+
+  /** `keep_latest` (old checkpoints dropped, threads kept) is refused: the log keeps them all. */
+  @IsOptional()
+  @IsIn(['delete'], {
+    message:
+      'strategy must be "delete": "keep_latest" (dropping all but the latest checkpoint) is not supported, Berth keeps every checkpoint in its log',
+  })
+  strategy?: 'delete';
 }

@@ -141,11 +141,14 @@ export class EventStoreDbEventStore extends EventStore {
     return new EventStoreDbSubscription(source, toUserEvent);
   }
 
-  subscribeToLog({ after }: LogSubscriptionOptions = {}): Subscription {
+  subscribeToLog({ after, onCaughtUp }: LogSubscriptionOptions = {}): Subscription {
     const source = this.client.subscribeToAll({
       fromPosition: toReadPosition(after),
       filter: excludeSystemEvents(),
     });
+    // The server says when it has sent what there was (it may reach the reader a moment before
+    // the last of those events does).
+    if (onCaughtUp) source.once('caughtUp', onCaughtUp);
     return new EventStoreDbSubscription(source, toUserEvent);
   }
 

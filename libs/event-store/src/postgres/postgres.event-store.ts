@@ -431,7 +431,7 @@ export class PostgresEventStore extends EventStore {
         },
       },
       options.after,
-      this.catchUp,
+      { ...this.catchUp, onCaughtUp: options.onCaughtUp },
     );
   }
 

@@ -83,4 +83,24 @@ describe('client.runs: every method of the official SDK', () => {
     await runs().cancel(thread.thread_id, long.run_id, true, 'interrupt');
     expect((await runs().get(thread.thread_id, long.run_id)).status).toBe('interrupted');
   });
+
+  it('cancelMany cancels the runs named on a thread', async () => {
+    const thread = await suite.client.threads.create();
+    const slow = await runs().create(thread.thread_id, 'custom', {
+      input: { steps: 500, delay_ms: 20 },
+    });
+    const queued = await runs().create(thread.thread_id, 'custom', {
+      input: { steps: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    await runs().cancelMany({
+      threadId: thread.thread_id,
+      runIds: [slow.run_id, queued.run_id],
+      action: 'interrupt',
+    });
+    await runs().join(thread.thread_id, slow.run_id);
+    for (const run of [slow, queued]) {
+      expect((await runs().get(thread.thread_id, run.run_id)).status).toBe('interrupted');
+    }
+  });
 });

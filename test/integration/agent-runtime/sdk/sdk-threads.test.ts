@@ -140,4 +140,25 @@ describe('client.threads: every method of the official SDK', () => {
     }
     expect(totals).toEqual([3, 42]);
   });
+  it('prune deletes the threads named that exist, and refuses keep_latest', async () => {
+    const kept = await threads().create();
+    const first = await threads().create();
+    const second = await threads().create();
+    const result = await threads().prune([first.thread_id, second.thread_id, randomUUID()]);
+    expect(result).toEqual({ pruned_count: 2 });
+    await expect(threads().get(first.thread_id)).rejects.toThrow(/404/);
+    await expect(threads().get(second.thread_id)).rejects.toThrow(/404/);
+    expect((await threads().get(kept.thread_id)).thread_id).toBe(kept.thread_id);
+    await expect(threads().prune([kept.thread_id], { strategy: 'keep_latest' })).rejects.toThrow(
+      /422/,
+    );
+    expect((await threads().get(kept.thread_id)).thread_id).toBe(kept.thread_id);
+  });
+
+  it('stream opens a thread streaming v2 session (the protocol has its own suite)', async () => {
+    const thread = threads().stream({ assistantId: 'custom', transport: 'sse' });
+    await thread.run.start({ input: { steps: 2 } });
+    expect(await thread.output).toMatchObject({ total: 3 });
+    await thread.close();
+  });
 });
