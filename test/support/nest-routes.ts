@@ -6,6 +6,13 @@ export interface Route {
   readonly method: string;
   /** With Nest's `:name` parameters, e.g. `/threads/:threadId/runs`. */
   readonly path: string;
+  /**
+   * What the route speaks beyond plain JSON with `{detail}` errors (the fuzz sends it bodies in
+   * that language and holds it to that language's error rule; see `robustness/fuzz.ts`).
+   */
+  readonly speaks?: 'protocol-commands' | 'protocol-events' | 'json-rpc';
+  /** Headers every request to the route carries; `:name` values are known ids, as in the path. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function pathsOf(value: unknown): string[] {

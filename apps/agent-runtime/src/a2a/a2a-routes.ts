@@ -63,6 +63,31 @@ function requestIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * Whether the request names a task (or a push configuration) by something other than a string:
+ * the SDK would call string methods on it and answer an internal error (-32603).
+ */
+function hasBadTaskId(body: unknown): boolean {
+  const params = isRecord(body) ? body.params : undefined;
+  if (!isRecord(params)) return false;
+  const message = isRecord(params.message) ? params.message : {};
+  return [params.id, params.taskId, message.taskId].some(
+    (id) => id !== undefined && id !== null && typeof id !== 'string',
+  );
+}
+
+/** JSON-RPC: the id of an answer to a request whose id could not be read is null. */
+function withReadableId(answer: unknown): unknown {
+  if (!isRecord(answer) || !('id' in answer)) return answer;
+  const { id } = answer;
+  return typeof id === 'string' || typeof id === 'number' || id === null
+    ? answer
+    : { ...answer, id: null };
+}
+
 async function answerJsonRpc(
   agents: A2aAgents,
   request: FastifyRequest<{ Params: { assistantId: string } }>,
@@ -98,6 +123,11 @@ async function answerJsonRpc(
       requestedVersion: header(request, A2A_VERSION_HEADER),
     });
     validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC');
+    if (hasBadTaskId(request.body)) {
+      const error = { code: -32602, message: 'Invalid params: task ids are strings' };
+      await reply.send({ jsonrpc: '2.0', id, error });
+      return;
+    }
     const transport = legacy
       ? new LegacyJsonRpcTransportHandler(handler)
       : new JsonRpcTransportHandler(handler);
@@ -107,7 +137,7 @@ async function answerJsonRpc(
       await writeSseAnswers(reply.raw, corsHeadersOf(reply), answer, mapError, id);
       return;
     }
-    await reply.send(answer);
+    await reply.send(withReadableId(answer));
   } catch (error) {
     await reply.send({ jsonrpc: '2.0', id, error: mapError(error) });
   }

@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describeProblem } from '#libs/http';
 import { authInfoOf, ownerOf } from './mcp-caller.js';
 import { McpSessions, type McpSession } from './mcp-sessions.js';
 
@@ -59,13 +60,13 @@ export function serveMcp(app: NestFastifyApplication): void {
       });
       return reply;
     },
-    // A body that is not JSON, or not of a JSON type: 4xx `{detail}` as on every route.
-    errorHandler: (error: FastifyError, _request, reply) => {
-      const status =
-        error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
-      void reply
-        .status(status)
-        .send({ detail: status < 500 ? error.message : 'Internal server error' });
+    // A body that is not JSON, not of a JSON type, or refused by the input checks (NUL, lone
+    // surrogates, depth; in the query too): 4xx `{detail}` as on every route.
+    errorHandler: (error: FastifyError, request, reply) => {
+      const [status, detail] = describeProblem(error, (message) => {
+        request.log.error(message);
+      });
+      void reply.status(status).send({ detail });
     },
   });
 }

@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SocketTickets } from './socket-tickets.js';
+import { notFound } from '#libs/domain';
 import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { isUuid } from '../common/uuid5.js';
-import { notFound } from '#libs/domain';
 import { matchesFilter, type EventFilter } from './event-filter.js';
 import { parseProtocolCommand } from './protocol-command.parse.js';
 import { ProtocolCommands } from './protocol-commands.js';
