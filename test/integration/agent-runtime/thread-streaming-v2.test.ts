@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { Client, type ThreadStream } from '@langchain/langgraph-sdk';
 import { WebSocket } from 'ws';
 import { readSse, type SseEvent } from '../../support/sse.js';
@@ -62,7 +63,10 @@ function refusal(url: string, protocols: string[]): Promise<number> {
 }
 
 describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => {
-  const suite = runtimeSuite('thread_streaming_v2');
+  // examples/agent's graphs, and one compiled with stream transformers.
+  const suite = runtimeSuite('thread_streaming_v2', undefined, {
+    graphConfig: resolve('test/fixtures/protocol-app/langgraph.json'),
+  });
   const request = (): ReturnType<typeof apiRequest> => apiRequest(suite);
 
   function command(threadId: string, method: string, params: Record<string, unknown>, id = 1) {
@@ -182,6 +186,21 @@ describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => 
         'done',
       ]);
       await custom.close();
+    });
+
+    it("surfaces the graph's stream transformers as thread.extensions", async () => {
+      const thread = stream('stats');
+      const started: unknown[] = [];
+      const toolStarted = thread.extensions.toolStarted;
+      if (!toolStarted) throw new Error('every extension name has a handle');
+      const reading = (async () => {
+        for await (const item of toolStarted) started.push(item);
+      })();
+      await thread.run.start({ input: { messages: [{ role: 'user', content: 'weather?' }] } });
+      await expect(thread.extensions.toolCallCount).resolves.toBe(1);
+      await reading;
+      expect(started).toEqual(['weather']);
+      await thread.close();
     });
 
     it('asks for input on an interrupt and resumes with input.respond', async () => {

@@ -98,7 +98,9 @@ export class RunTranslator {
         this.status = 'running';
         return [this.lifecycle(ROOT, 'running')];
       case 'RunStepEmitted':
-        return typeof data.event === 'string' ? this.chunk(data.event, data.data ?? null) : [];
+        return typeof data.event === 'string'
+          ? this.translateChunk(data.event, data.data ?? null)
+          : [];
       case 'RunFinished':
         return this.finished(data);
       default:
@@ -106,7 +108,8 @@ export class RunTranslator {
     }
   }
 
-  private chunk(name: string, payload: JsonValue): Body[] {
+  /** The protocol events of one stream chunk (`updates|child:1`, its payload). */
+  translateChunk(name: string, payload: JsonValue): Body[] {
     const { mode, namespace } = parseEventName(name);
     const out = this.discover(namespace);
     switch (mode) {

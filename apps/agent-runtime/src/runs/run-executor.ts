@@ -3,6 +3,7 @@ import type { EventStore, JsonObject } from '#libs/event-store';
 import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
+import { withStreamTransformers } from '../execution/stream-transformers.js';
 import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, evolveRunLifecycle, type RunLifecycle } from './run.decider.js';
@@ -189,20 +190,22 @@ export class RunExecutor {
       const config = this.graphConfig(run, claimed.attempt);
       const graph = await this.application.graph(run.graph_id, config as never);
       const createCommand = await this.application.createCommand(run.graph_id);
-      const chunks = streamGraphRun({
+      const streamModes = run.kwargs.stream_mode as StreamMode[];
+      const graphChunks = streamGraphRun({
         graph,
         input: run.kwargs.input,
         command: run.command,
         createCommand,
         config,
         context: run.context,
-        streamModes: run.kwargs.stream_mode as StreamMode[],
+        streamModes,
         subgraphs: run.stream_subgraphs,
         interruptBefore: run.kwargs.interrupt_before ?? undefined,
         interruptAfter: run.kwargs.interrupt_after ?? undefined,
         durability: run.durability ?? undefined,
         signal,
       });
+      const chunks = withStreamTransformers(graph, streamModes.includes('custom'), graphChunks);
       const emitAll = async (): Promise<void> => {
         for await (const chunk of chunks) await writer.emit(chunk.event, chunk.data);
       };
