@@ -239,11 +239,14 @@ describe('resuming agent runtime streams', () => {
 
       expect(proxy.wasCut()).toBe(true);
       expect(proxy.firstResponseBytes()).toBe(1500);
-      expect(proxy.connections()).toBe(2);
+      // The stream, its resumption, and (SDK 1.15) the run read once the resumed stream ended,
+      // to know whether it is still going.
+      expect(proxy.connections()).toBe(3);
       const location = `/threads/${thread.thread_id}/runs/${runId}/stream`;
       expect(requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
         `POST /threads/${thread.thread_id}/runs/stream`,
         `GET ${location}`,
+        `GET /threads/${thread.thread_id}/runs/${runId}`,
       ]);
       const [first, reconnect] = requests;
       expect(first?.lastEventId).toBeNull();
