@@ -68,6 +68,23 @@ describe('RunTranslator', () => {
     expect(events[3]?.data).toMatchObject({ event: 'interrupted' });
   });
 
+  it('tells input.answered when a run resuming interrupts by id starts', () => {
+    const id = '0013f6e704a4238d601e5fb119a8f91e';
+    const events = translateAll([
+      recorded('RunCreated', { graph_id: 'interrupt', command: { resume: { [id]: true } } }),
+      recorded('RunStarted', {}),
+    ]);
+    expect(events.map((event) => [event.method, event.data])).toEqual([
+      ['lifecycle', { event: 'running', graph_name: 'interrupt' }],
+      ['input.answered', { interrupt_ids: [id] }],
+    ]);
+    const plainResume = translateAll([
+      recorded('RunCreated', { command: { resume: { approved: true } } }),
+      recorded('RunStarted', {}),
+    ]);
+    expect(plainResume.map((event) => event.method)).toEqual(['lifecycle']);
+  });
+
   it('ends a failed run as failed with its error, and tells custom and tool events', () => {
     const events = translateAll([
       chunk('custom', { kind: 'progress' }),

@@ -4,6 +4,8 @@ import { MessageEvents } from './message-events.js';
 import type { ProtocolEventBody } from './protocol-event.js';
 
 const INTERRUPT_KEY = '__interrupt__';
+/** LangGraph's interrupt ids: a resume keyed by them answers those interrupts. */
+const INTERRUPT_ID = /^[0-9a-f]{32}$/;
 const ROOT: readonly string[] = [];
 
 type Body = Omit<ProtocolEventBody, 'timestamp'>;
@@ -36,6 +38,14 @@ function interruptsIn(value: JsonValue | undefined): { id: string; value: JsonVa
 function text(value: JsonValue | undefined): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The interrupts a run's `command.resume` answers by id. */
+function answeredBy(command: JsonValue | undefined): string[] {
+  const resume = isRecord(command) ? command.resume : undefined;
+  if (!isRecord(resume)) return [];
+  const ids = Object.keys(resume);
+  return ids.length > 0 && ids.every((id) => INTERRUPT_ID.test(id)) ? ids : [];
 }
 
 function toolsData(payload: JsonValue): JsonObject {
@@ -74,6 +84,7 @@ export class RunTranslator {
   private readonly namespaces = new Map<string, readonly string[]>();
   private readonly requested = new Set<string>();
   private status: string | undefined;
+  private answered: string[] = [];
 
   constructor(readonly runId: string) {}
 
@@ -93,10 +104,16 @@ export class RunTranslator {
     switch (event.type) {
       case 'RunCreated':
         if (typeof data.graph_id === 'string') this.graphName = data.graph_id;
+        this.answered = answeredBy(data.command);
         return [];
-      case 'RunStarted':
+      case 'RunStarted': {
         this.status = 'running';
-        return [this.lifecycle(ROOT, 'running')];
+        const started = [this.lifecycle(ROOT, 'running')];
+        if (this.answered.length === 0) return started;
+        // Every client on the thread may stop offering them (the protocol's `input.answered`).
+        const answered = { interrupt_ids: this.answered };
+        return [...started, { method: 'input.answered', namespace: ROOT, data: answered }];
+      }
       case 'RunStepEmitted':
         return typeof data.event === 'string'
           ? this.translateChunk(data.event, data.data ?? null)
