@@ -33,7 +33,7 @@ export default tseslint.config(
   },
   {
     // Event handlers in JSX are arrow shorthands that call a setter.
-    files: ['apps/console/**/*.tsx'],
+    files: ['apps/console/**/*.tsx', 'test/fixtures/use-stream-page/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
     },
