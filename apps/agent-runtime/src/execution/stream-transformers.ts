@@ -1,5 +1,5 @@
 import { toJsonValue } from '../common/json-payload.js';
-import { RunTranslator } from '../protocol/run-translator.js';
+import { RunTranslator } from '../protocol-events/run-translator.js';
 import type { StreamedEvent } from './graph-stream.js';
 
 /** The part of LangGraph's `StreamTransformer` a run uses (checked structurally). */

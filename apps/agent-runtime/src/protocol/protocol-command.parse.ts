@@ -1,6 +1,6 @@
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../protocol-events/json-object.js';
 import type { JsonValue } from '#libs/event-store';
-import type { ProtocolCommand } from './protocol-event.js';
+import type { ProtocolCommand } from '../protocol-events/protocol-event.js';
 
 /** A command as the protocol defines it (integer id, string method, object params), or why not. */
 export function parseProtocolCommand(body: unknown): ProtocolCommand | string {

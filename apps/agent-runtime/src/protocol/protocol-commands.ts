@@ -8,16 +8,16 @@ import { runStream } from '../run-records/run.events.js';
 import { ThreadStateService } from '../threads/thread-state.service.js';
 import type { ThreadStateResource } from '../threads/thread-state.resource.js';
 import { ThreadsService } from '../threads/threads.service.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../protocol-events/json-object.js';
 import {
   ProtocolError,
   protocolFailure,
   protocolSuccess,
   type ProtocolCommand,
   type ProtocolResponse,
-} from './protocol-event.js';
-import { RunTranslator } from './run-translator.js';
-import { agentTree } from './agent-tree.js';
+} from '../protocol-events/protocol-event.js';
+import { RunTranslator } from '../protocol-events/run-translator.js';
+import { agentTree } from '../protocol-events/agent-tree.js';
 
 /** Every run a v2 client starts streams all that the protocol's channels carry. */
 const V2_STREAM_MODES: CreateRunDto['stream_mode'] = [

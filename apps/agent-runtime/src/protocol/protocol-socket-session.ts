@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { JsonObject } from '#libs/event-store';
-import { matchesFilter } from './event-filter.js';
+import { matchesFilter } from '../protocol-events/event-filter.js';
 import { parseProtocolCommand } from './protocol-command.parse.js';
 import {
   ProtocolError,
@@ -9,7 +9,7 @@ import {
   type ProtocolCommand,
   type ProtocolEvent,
   type ProtocolResponse,
-} from './protocol-event.js';
+} from '../protocol-events/protocol-event.js';
 import { parseSubscription, type SubscriptionRequest } from './subscription-params.js';
 
 /** A replay longer than this is answered before it ends, without its count. */

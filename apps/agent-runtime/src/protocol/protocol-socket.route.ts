@@ -4,7 +4,11 @@ import { HttpException } from '@nestjs/common';
 import type { HttpDrain } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
 import type { AuthContext } from '../auth/custom-auth.js';
-import type { ProtocolCommand, ProtocolEvent, ProtocolResponse } from './protocol-event.js';
+import type {
+  ProtocolCommand,
+  ProtocolEvent,
+  ProtocolResponse,
+} from '../protocol-events/protocol-event.js';
 import { ProtocolSocketSession } from './protocol-socket-session.js';
 import { ticketOf } from './socket-ticket-protocol.js';
 

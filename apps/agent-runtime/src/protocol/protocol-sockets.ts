@@ -6,7 +6,11 @@ import type { AuthContext } from '../auth/custom-auth.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { ProtocolCommands } from './protocol-commands.js';
-import { protocolFailure, type ProtocolCommand, type ProtocolResponse } from './protocol-event.js';
+import {
+  protocolFailure,
+  type ProtocolCommand,
+  type ProtocolResponse,
+} from '../protocol-events/protocol-event.js';
 import { registerProtocolSocket } from './protocol-socket.route.js';
 import { acceptSocketTickets } from './socket-ticket-protocol.js';
 import { SocketTickets } from './socket-tickets.js';

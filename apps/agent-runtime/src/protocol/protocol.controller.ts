@@ -6,11 +6,11 @@ import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { isUuid } from '../common/uuid5.js';
-import { matchesFilter, type EventFilter } from './event-filter.js';
+import { matchesFilter, type EventFilter } from '../protocol-events/event-filter.js';
 import { parseProtocolCommand } from './protocol-command.parse.js';
 import { ProtocolCommands } from './protocol-commands.js';
 import { EventStreamRequestDto } from './protocol.dto.js';
-import { protocolFailure, type ProtocolResponse } from './protocol-event.js';
+import { protocolFailure, type ProtocolResponse } from '../protocol-events/protocol-event.js';
 import { ThreadProtocolEvents } from './thread-protocol-events.js';
 
 const HEARTBEAT_MS = 10_000;

@@ -1,4 +1,4 @@
-import { PROTOCOL_CHANNEL } from './protocol-event.js';
+import { PROTOCOL_CHANNEL } from '../protocol-events/protocol-event.js';
 import {
   ArrayNotEmpty,
   IsArray,

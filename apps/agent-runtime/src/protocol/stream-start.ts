@@ -1,6 +1,6 @@
 import type { EventStore, LogPosition, RecordedEvent } from '#libs/event-store';
 import { runStream } from '../run-records/run.events.js';
-import { beforeCommit, commitOfSeq } from './protocol-seq.js';
+import { beforeCommit, commitOfSeq } from '../protocol-events/protocol-seq.js';
 
 const ENDED = new Set(['RunFinished', 'RunDeleted']);
 

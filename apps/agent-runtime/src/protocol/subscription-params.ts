@@ -1,6 +1,6 @@
 import type { JsonObject } from '#libs/event-store';
-import type { EventFilter } from './event-filter.js';
-import { PROTOCOL_CHANNEL, ProtocolError } from './protocol-event.js';
+import type { EventFilter } from '../protocol-events/event-filter.js';
+import { PROTOCOL_CHANNEL, ProtocolError } from '../protocol-events/protocol-event.js';
 
 export interface SubscriptionRequest {
   readonly filter: EventFilter;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventStore } from '#libs/event-store';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
-import type { ProtocolEvent } from './protocol-event.js';
+import type { ProtocolEvent } from '../protocol-events/protocol-event.js';
 import { streamStart } from './stream-start.js';
 import { readThreadProtocolEvents } from './thread-protocol-stream.js';
 

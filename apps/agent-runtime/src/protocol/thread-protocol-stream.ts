@@ -1,9 +1,9 @@
 import type { EventStore, LogPosition } from '#libs/event-store';
 import { followThreadLog } from '../threads/thread-log.js';
-import { checkpointEnvelopeOf } from './checkpoint-envelope.js';
-import type { ProtocolEvent, ProtocolEventBody } from './protocol-event.js';
-import { SeqClock } from './protocol-seq.js';
-import { RunTranslator } from './run-translator.js';
+import { checkpointEnvelopeOf } from '../protocol-events/checkpoint-envelope.js';
+import type { ProtocolEvent, ProtocolEventBody } from '../protocol-events/protocol-event.js';
+import { SeqClock } from '../protocol-events/protocol-seq.js';
+import { RunTranslator } from '../protocol-events/run-translator.js';
 
 export interface ThreadProtocolStreamOptions {
   /** Where to read from: the start of a commit, so that every event of it is numbered alike. */
