@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { Scrape } from '../../support/prometheus.js';
@@ -9,6 +11,7 @@ import {
   type AppFixture,
 } from '../../support/app-fixture.js';
 import {
+  OTHER_TENANT_KEY,
   startControlPlane,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
@@ -19,7 +22,13 @@ import {
   waitForRevision,
   type Deployment,
 } from '../../support/deployment-flow.js';
-
+import {
+  openSocket,
+  refusedUpgrade,
+  runOverSocket,
+  threadSocketUrl,
+  type SocketMessage,
+} from '../../support/protocol-socket.js';
 import { within } from '../../support/within.js';
 
 jest.setTimeout(240_000);
@@ -41,6 +50,24 @@ const answers = (port: number): Promise<boolean> =>
 
 async function quietOn(port: number): Promise<void> {
   while (await answers(port)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** What a run started over a v2 WebSocket answers: both commands, then the run's completion. */
+function expectRunCompleted(messages: SocketMessage[]): void {
+  expect(messages).toContainEqual(
+    expect.objectContaining({
+      type: 'success',
+      id: 1,
+      result: { subscription_id: expect.any(String) },
+    }),
+  );
+  expect(messages).toContainEqual(
+    expect.objectContaining({ type: 'success', id: 2, result: { run_id: expect.any(String) } }),
+  );
+  expect(messages.at(-1)).toMatchObject({
+    method: 'lifecycle',
+    params: { namespace: [], data: { event: 'completed' } },
+  });
 }
 
 describe('deploying an uploaded source with the local listener', () => {
@@ -83,6 +110,44 @@ describe('deploying an uploaded source with the local listener', () => {
     const build = await revisionLogs(cp, deployment.id, revisionId, 'build');
     expect(build.join('\n')).toMatch(/Installing dependencies: npm install/);
     expect(build.join('\n')).not.toContain('hello-v1');
+  });
+
+  it("passes WebSockets through its URL and the console's gateway, with the keys HTTP takes", async () => {
+    const key = { headers: { 'x-api-key': cp.apiKey } };
+    const direct = await openSocket(threadSocketUrl(url, randomUUID()), [], key);
+    expectRunCompleted(await runOverSocket(direct, 'custom', { steps: 1 }));
+    direct.close();
+
+    // A browser sends no key: its ticket, which the runtime checks, opens the socket.
+    const threadId = randomUUID();
+    const issued = await fetch(`${url}/threads/${threadId}/stream/tickets`, {
+      method: 'POST',
+      headers: { 'x-api-key': cp.apiKey },
+    });
+    const { ticket } = (await issued.json()) as { ticket: string };
+    const ticketed = await openSocket(threadSocketUrl(url, threadId), [`berth.ticket.${ticket}`]);
+    expect(ticketed.protocol).toBe(`berth.ticket.${ticket}`);
+    expectRunCompleted(await runOverSocket(ticketed, 'custom', { steps: 1 }));
+    ticketed.close();
+    const noKey = await refusedUpgrade(threadSocketUrl(url, threadId));
+    expect(noKey).toEqual({ status: 401, body: { detail: expect.any(String) } });
+    const otherTenant = { headers: { 'x-api-key': OTHER_TENANT_KEY } };
+    expect((await refusedUpgrade(threadSocketUrl(url, threadId), [], otherTenant)).status).toBe(
+      401,
+    );
+
+    const gateway = `${cp.url}/v2/deployments/${deployment.id}/runtime`;
+    const viaGateway = await openSocket(threadSocketUrl(gateway, randomUUID()), [], key);
+    expectRunCompleted(await runOverSocket(viaGateway, 'custom', { steps: 1 }));
+    viaGateway.close();
+    expect(await refusedUpgrade(threadSocketUrl(gateway, randomUUID()))).toEqual({
+      status: 401,
+      body: { detail: 'Missing API key: send it in the X-Api-Key header' },
+    });
+    expect(await refusedUpgrade(threadSocketUrl(gateway, randomUUID()), [], otherTenant)).toEqual({
+      status: 404,
+      body: { detail: `Deployment ${deployment.id} not found` },
+    });
   });
 
   it('records the runs of the deployment in its tracing project', async () => {
@@ -251,7 +316,15 @@ describe('deploying an uploaded source with the local listener', () => {
 
   it('tears the deployment down on DELETE: its URL, its database and its row go; its history stays', async () => {
     const port = Number(new URL(url).port);
+    const gateway = `${cp.url}/v2/deployments/${deployment.id}/runtime`;
+    const key = { headers: { 'x-api-key': cp.apiKey } };
+    // WebSockets open through the URL and the gateway end with the runtime, neither left hanging.
+    const sockets = await Promise.all(
+      [url, gateway].map((base) => openSocket(threadSocketUrl(base, randomUUID()), [], key)),
+    );
+    const socketsClosed = Promise.all(sockets.map((socket) => once(socket, 'close')));
     expect((await cp.api('DELETE', `/v2/deployments/${deployment.id}`)).status).toBe(204);
+    await within(socketsClosed, 30_000, 'the WebSockets to the deleted deployment closed');
     const deadline = Date.now() + 30_000;
     let status = 200;
     while (status !== 404 && Date.now() < deadline) {
@@ -260,6 +333,10 @@ describe('deploying an uploaded source with the local listener', () => {
     }
     expect(status).toBe(404);
     expect(await answers(port)).toBe(false);
+    expect(await refusedUpgrade(threadSocketUrl(gateway, randomUUID()), [], key)).toEqual({
+      status: 404,
+      body: { detail: `Deployment ${deployment.id} not found` },
+    });
     const history = await cp.api<{
       resources: { event: string; changes: { database?: string } }[];
     }>('GET', `/v2/deployments/${deployment.id}/history`);

@@ -9,6 +9,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
 import { DeploymentProxy } from './deployment-proxy.js';
 import { ephemeralPort } from './free-port.js';
 
@@ -44,6 +45,26 @@ async function upstream(name: string): Promise<Upstream> {
   server.listen(0, HOST);
   await once(server, 'listening');
   return { server, port: (server.address() as AddressInfo).port, connections: () => connections };
+}
+
+/** The status an upgrade was refused with, and the body of the refusal. */
+function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => {
+      socket.terminate();
+      reject(new Error('the upgrade was accepted'));
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, body });
+      });
+    });
+    socket.once('error', () => undefined);
+  });
 }
 
 describe('DeploymentProxy', () => {
@@ -152,6 +173,89 @@ describe('DeploymentProxy', () => {
     streaming?.end('second\n');
     await ended;
     expect(rest).toBe('second\n');
+  });
+
+  describe('WebSockets', () => {
+    /** An upstream WebSocket server that echoes, refusing upgrades without `x-api-key: k`. */
+    async function echoServer(): Promise<{ port: number; sockets: Set<WebSocket> }> {
+      const sockets = new Set<WebSocket>();
+      const server = createServer((_req, res) => {
+        res.writeHead(426).end();
+      });
+      const wss = new WebSocketServer({ noServer: true });
+      server.on('upgrade', (req, socket, head) => {
+        if (req.headers['x-api-key'] !== 'k') {
+          socket.end(
+            'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n{"detail":"no key"}',
+          );
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          sockets.add(ws);
+          ws.on('message', (data: Buffer) => {
+            ws.send(`echo ${data.toString()}`);
+          });
+        });
+      });
+      server.listen(0, HOST);
+      await once(server, 'listening');
+      servers.push(server);
+      return { port: (server.address() as AddressInfo).port, sockets };
+    }
+
+    it('joins an accepted upgrade to the target, and closes each side when the other goes', async () => {
+      const echo = await echoServer();
+      proxy.switchTo(echo.port);
+
+      const client = new WebSocket(`ws://${HOST}:${port}/socket`, {
+        headers: { 'x-api-key': 'k' },
+      });
+      await once(client, 'open');
+      client.send('hello');
+      const [answer] = (await once(client, 'message')) as [Buffer];
+      expect(answer.toString()).toBe('echo hello');
+
+      const [upstream] = [...echo.sockets];
+      const upstreamClosed = once(upstream as WebSocket, 'close');
+      client.terminate();
+      await upstreamClosed;
+
+      const again = new WebSocket(`ws://${HOST}:${port}/socket`, { headers: { 'x-api-key': 'k' } });
+      await once(again, 'open');
+      const clientClosed = once(again, 'close');
+      for (const socket of echo.sockets) socket.terminate();
+      await clientClosed;
+    });
+
+    it("passes the target's refusal on, and answers 503 or 502 JSON when there is no target", async () => {
+      const url = `ws://${HOST}:${port}/socket`;
+      await expect(refusedUpgrade(url)).resolves.toEqual({
+        status: 503,
+        body: JSON.stringify({ detail: 'This deployment has no running revision yet' }),
+      });
+      proxy.switchTo(await ephemeralPort(HOST));
+      await expect(refusedUpgrade(url)).resolves.toEqual({
+        status: 502,
+        body: JSON.stringify({ detail: "The deployment's runtime did not answer" }),
+      });
+      proxy.switchTo((await echoServer()).port);
+      await expect(refusedUpgrade(url)).resolves.toEqual({
+        status: 401,
+        body: '{"detail":"no key"}',
+      });
+    });
+
+    it('ends upgraded sockets when closed', async () => {
+      const echo = await echoServer();
+      proxy.switchTo(echo.port);
+      const client = new WebSocket(`ws://${HOST}:${port}/socket`, {
+        headers: { 'x-api-key': 'k' },
+      });
+      await once(client, 'open');
+      const closed = once(client, 'close');
+      await proxy.close();
+      await closed;
+    });
   });
 
   it('ends open connections and stops listening when closed', async () => {

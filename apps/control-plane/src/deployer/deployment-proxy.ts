@@ -1,49 +1,20 @@
 import {
   Agent,
   createServer,
-  request,
-  type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-
-/** Headers about one hop's connection, never passed on (RFC 9110, 7.6.1). */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-]);
-
-/** The headers a proxy passes on: all but the hop-by-hop ones and those `Connection` names. */
-export function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = new Set(
-    (headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase()),
-  );
-  return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)),
-  );
-}
-
-function answerJson(response: ServerResponse, status: number, detail: string): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-  response.end(JSON.stringify({ detail }));
-}
+import { answerJson, endToEnd, forwardToRuntime } from './runtime-forwarding.js';
+import { serveUpgrades } from './upgrade-requests.js';
 
 /**
  * A deployment's stable address: an HTTP proxy in front of whichever runtime process is active.
  * Each request goes to the process active when it arrives, on a kept-alive client connection
  * too, so a client never talks to a revision that was replaced; a request in flight (a stream)
- * finishes where it started.
+ * finishes where it started. WebSockets pass through too (upgrade requests go the same way); the
+ * proxy checks no key: the runtime does, a WebSocket ticket included.
  */
 export class DeploymentProxy {
   private target: number | undefined;
@@ -60,6 +31,10 @@ export class DeploymentProxy {
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
+    });
+    // Upgraded sockets stay in `sockets` (they are the connections'): `close` ends them too.
+    serveUpgrades(this.server, (incoming, response) => {
+      this.forward(incoming, response);
     });
   }
 
@@ -123,34 +98,16 @@ export class DeploymentProxy {
       answerJson(response, 503, 'This deployment has no running revision yet');
       return;
     }
-    const upstream = request(
+    forwardToRuntime(
       {
-        host: '127.0.0.1',
         port,
-        method: incoming.method,
-        path: incoming.url,
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
         headers: endToEnd(incoming.headers),
+        body: incoming,
         agent: this.agentFor(port),
       },
-      (answer) => {
-        response.writeHead(
-          answer.statusCode ?? 502,
-          answer.statusMessage,
-          endToEnd(answer.headers),
-        );
-        // Streams (SSE) go out as they come.
-        response.flushHeaders();
-        answer.pipe(response);
-        answer.on('error', () => response.destroy());
-      },
+      response,
     );
-    upstream.on('error', () => {
-      answerJson(response, 502, "The deployment's runtime did not answer");
-    });
-    // A client that goes away takes its request with it, as it would without the proxy.
-    response.on('close', () => {
-      if (!response.writableFinished) upstream.destroy();
-    });
-    incoming.pipe(upstream);
   }
 }

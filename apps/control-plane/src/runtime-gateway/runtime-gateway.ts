@@ -1,7 +1,8 @@
-import { request as forwardRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeProblem, STATUS_OF_CODE } from '#libs/http';
-import { endToEnd } from '../deployer/deployment-proxy.js';
+import { endToEnd, forwardToRuntime } from '../deployer/runtime-forwarding.js';
+import { serveUpgrades } from '../deployer/upgrade-requests.js';
 import type { RuntimeAddress } from '../deployments/runtime-address.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 
@@ -33,9 +34,19 @@ function statusOf(error: unknown): number | undefined {
  * The runtime API of a tenant's deployment, under the control plane's own address and key:
  * `/v2/deployments/{id}/runtime/threads/…` is `/threads/…` on that deployment. The console uses
  * it, so one origin and one key reach both planes. Bodies are JSON, as the runtime takes them;
- * answers, streams included, pass through as they come.
+ * answers, streams included, pass through as they come. WebSocket upgrades are routed as requests
+ * (the key checked, the same headers forwarded) and, once the runtime accepts, joined to it.
  */
 export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGatewayOptions): void {
+  // An upgrade is routed as a request, through the same hooks (the key). This route goes on to
+  // upgrade; any other answers as it would over HTTP, and the socket is closed.
+  const closeUpgraded = serveUpgrades(app.server, (request, response) => {
+    app.routing(request, response);
+  });
+  app.addHook('preClose', (done) => {
+    closeUpgraded();
+    done();
+  });
   app.all(
     `${RUNTIME_GATEWAY_PREFIX}/*`,
     { errorHandler: answerProblem },
@@ -58,23 +69,16 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
       // The path as the client sent it, still encoded: `%2F` in a segment must stay one segment.
       const runtimePath = request.url.slice(request.url.indexOf('/runtime/') + '/runtime'.length);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-      const response = reply.raw;
-      let upstream: ClientRequest;
       try {
-        upstream = forwardRequest(
+        forwardToRuntime(
           {
-            host: '127.0.0.1',
             port: address.port,
             method: request.method,
             path: runtimePath,
             headers: forwardedHeaders(request.headers, body),
+            body,
           },
-          (answer) => {
-            response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-            response.flushHeaders();
-            answer.pipe(response);
-            answer.on('error', () => response.destroy());
-          },
+          reply.raw,
         );
       } catch (error) {
         // A path or header Node will not send on (checked before anything is sent).
@@ -83,18 +87,6 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
           .send({ detail: `The request cannot be forwarded: ${(error as Error).message}` });
       }
       reply.hijack();
-      upstream.on('error', () => {
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        response.writeHead(502, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ detail: "The deployment's runtime did not answer" }));
-      });
-      response.on('close', () => {
-        if (!response.writableFinished) upstream.destroy();
-      });
-      upstream.end(body);
       return reply;
     },
   );

@@ -1,0 +1,127 @@
+import {
+  request,
+  type Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex, Readable } from 'node:stream';
+import { upgradeOf, type ClientUpgrade } from './upgrade-requests.js';
+
+/** Headers about one hop's connection, never passed on (RFC 9110, 7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/** The headers a proxy passes on: all but the hop-by-hop ones and those `Connection` names. */
+export function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = new Set(
+    (headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase()),
+  );
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)),
+  );
+}
+
+/** A JSON `{detail}` answer, or the connection cut when an answer had already begun. */
+export function answerJson(response: ServerResponse, status: number, detail: string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  response.end(JSON.stringify({ detail }));
+}
+
+export interface RuntimeRequest {
+  readonly port: number;
+  readonly method: string;
+  /** The path and query, still encoded as the client sent them. */
+  readonly path: string;
+  /** End-to-end headers only (see `endToEnd`), rewritten as the proxy rewrites them. */
+  readonly headers: OutgoingHttpHeaders;
+  /** The body: streamed from the client, or already read (the gateway's parsed JSON). */
+  readonly body?: Readable | string;
+  readonly agent?: Agent;
+}
+
+/**
+ * Sends a request to a runtime on this machine and its answer back through `response`, streams
+ * as they come; a client that goes away takes its request with it. An upgrade (a WebSocket, see
+ * `serveUpgrades`) goes on as one: refused, the runtime's answer is passed on like any other;
+ * accepted (101), the client's socket and the runtime's are joined byte for byte, each closed
+ * when the other is. Throws, before anything is sent, for a path or header Node will not send.
+ */
+export function forwardToRuntime(target: RuntimeRequest, response: ServerResponse): void {
+  const upgrade = upgradeOf(response.req);
+  let joined = false;
+  const upstream = request(
+    {
+      host: '127.0.0.1',
+      port: target.port,
+      method: target.method,
+      path: target.path,
+      headers: upgrade
+        ? { ...target.headers, connection: 'Upgrade', upgrade: response.req.headers.upgrade }
+        : target.headers,
+      // An upgraded connection is never given back to a pool: it gets one of its own.
+      agent: upgrade ? false : target.agent,
+    },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+      // Streams (SSE) go out as they come.
+      response.flushHeaders();
+      answer.pipe(response);
+      answer.on('error', () => response.destroy());
+    },
+  );
+  upstream.on('upgrade', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!upgrade) {
+      socket.destroy();
+      answerJson(response, 502, "The deployment's runtime switched protocols unasked");
+      return;
+    }
+    joined = true;
+    join(upgrade, answer, socket, head);
+  });
+  upstream.on('error', () => {
+    if (!joined) answerJson(response, 502, "The deployment's runtime did not answer");
+  });
+  response.on('close', () => {
+    if (!response.writableFinished) upstream.destroy();
+  });
+  if (upgrade || target.body === undefined) upstream.end();
+  else if (typeof target.body === 'string') upstream.end(target.body);
+  else target.body.pipe(upstream);
+}
+
+/** The runtime's 101 to the client, then bytes both ways until either side closes. */
+function join(client: ClientUpgrade, answer: IncomingMessage, runtime: Duplex, head: Buffer): void {
+  const close = (): void => {
+    client.socket.destroy();
+    runtime.destroy();
+  };
+  runtime.on('error', close);
+  runtime.once('close', close);
+  client.socket.once('close', close);
+  if (client.socket.destroyed) {
+    close();
+    return;
+  }
+  const lines = [`HTTP/1.1 101 ${answer.statusMessage || 'Switching Protocols'}`];
+  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
+    lines.push(`${answer.rawHeaders[i] ?? ''}: ${answer.rawHeaders[i + 1] ?? ''}`);
+  }
+  client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) client.socket.write(head);
+  if (client.head.length > 0) runtime.write(client.head);
+  runtime.pipe(client.socket);
+  client.socket.pipe(runtime);
+}
