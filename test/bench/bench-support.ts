@@ -106,3 +106,47 @@ export function printTable(title: string, peerName: string, rows: readonly Row[]
   console.log('-'.repeat(line(header).length));
   for (const row of rows) console.log(line(row));
 }
+
+/** Peer over Berth for times, Berth over peer for rates: above 1 means Berth is better. */
+export function speedUp(berth: number, peer: number, lowerIsBetter: boolean): string {
+  return lowerIsBetter ? ratio(peer, berth) : ratio(berth, peer);
+}
+
+/** One row per percentile of two sets of times (ms), the ratio as `speedUp` has it. */
+export function latencyRows(
+  metric: string,
+  berth: readonly number[],
+  peer: readonly number[],
+  ps: readonly number[],
+): Row[] {
+  return ps.map((p) => {
+    const b = percentile(berth, p);
+    const r = percentile(peer, p);
+    return {
+      metric: `${metric} p${p}`,
+      berth: millis(b),
+      peer: millis(r),
+      ratio: speedUp(b, r, true),
+    };
+  });
+}
+
+/**
+ * Takes the samples of a sequential measure in turns, one from each subject then again (Berth,
+ * then the reference, ...), so that whatever else the machine does hits them all alike.
+ */
+export async function interleaved<const Subjects extends readonly unknown[], T>(
+  label: string,
+  subjects: Subjects,
+  iterations: number,
+  sample: (subject: Subjects[number]) => Promise<T>,
+): Promise<{ -readonly [I in keyof Subjects]: T[] }> {
+  const started = performance.now();
+  const samples = subjects.map((): T[] => []);
+  for (let i = 0; i < iterations; i += 1) {
+    for (const [index, subject] of subjects.entries()) samples[index]?.push(await sample(subject));
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`  ${label}: ${iterations} samples from each, interleaved, in ${seconds} s`);
+  return samples as { -readonly [I in keyof Subjects]: T[] };
+}

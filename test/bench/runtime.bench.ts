@@ -8,20 +8,34 @@ import {
   type RuntimeProcess,
 } from '../support/runtime-process.js';
 import {
+  interleaved,
+  latencyRows,
   millis,
   openBenchDatabase,
   percentile,
   printTable,
   rate,
-  ratio,
+  speedUp,
   type BenchDatabase,
   type Row,
 } from './bench-support.js';
+import {
+  createThread,
+  deadline,
+  everything,
+  field,
+  json,
+  post,
+  REQUEST_TIMEOUT_MS,
+  stringField,
+  type Target,
+} from './bench-http.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 import { costPerRun, idleRates, sampleCost } from './run-cost.js';
 import { loadGoal, waitLoad, type WaitLoad } from './load.bench-phase.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench } from './store.bench-phase.js';
+import { streamingV2Bench } from './streaming-v2.bench-phase.js';
 import { growingThreadBench } from './growing-thread.bench-phase.js';
 import {
   COLLECTS_ON_SIGNAL,
@@ -33,6 +47,8 @@ import {
 /** Scales every sequential phase; the default keeps the whole run within about three minutes. */
 const ITERATIONS = Math.max(10, Number(process.env.BENCH_ITERATIONS ?? 80));
 const STREAM_ITERATIONS = Math.max(10, Math.round(ITERATIONS / 2));
+/** Runs of each of the five ways of the streaming v2 phase: about 50 s on 2 busy cores. */
+const V2_ITERATIONS = Math.max(10, Math.round((ITERATIONS * 3) / 8));
 const WARM_UP = Math.max(3, Math.round(ITERATIONS / 20));
 const PARALLEL_THREADS = 20;
 const RUNS_PER_THREAD = 5;
@@ -45,7 +61,6 @@ const LONG_STREAM_STEPS = 10_000;
 /** The resume starts after the 5,000th event of the long stream. */
 const RESUME_AFTER_EVENT = 5_000;
 const RESUME_REPEATS = 3;
-const REQUEST_TIMEOUT_MS = 30_000;
 const LONG_STREAM_TIMEOUT_MS = 120_000;
 const RESUME_TIMEOUT_MS = 60_000;
 /** The whole benchmark gives up after this, stopping both servers. */
@@ -56,7 +71,8 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5_000);
 
 /**
  * The phases to run (`BENCH_PHASES`, comma-separated): `comparison` (Berth against the reference
- * server and in-process LangGraph: every phase but the soak) and `soak`. Both by default.
+ * server and in-process LangGraph), `streaming-v2` (thread streaming v2 against Berth's classic
+ * stream and the reference server's v2) and `soak`. All by default.
  */
 const PHASES = benchPhases(process.env.BENCH_PHASES);
 /**
@@ -70,62 +86,6 @@ const SOAK_IDLE_SECONDS = 10;
 
 const APP_DIR = resolve('examples/agent');
 const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
-/** Aborted by the watchdog: every request listens to it. */
-const everything = new AbortController();
-
-interface Target {
-  readonly name: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function deadline(timeoutMs: number): AbortSignal {
-  return AbortSignal.any([everything.signal, AbortSignal.timeout(timeoutMs)]);
-}
-
-function post(target: Target, path: string, body: unknown, timeoutMs = REQUEST_TIMEOUT_MS) {
-  return fetch(`${target.url}${path}`, {
-    method: 'POST',
-    headers: { ...target.headers, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: deadline(timeoutMs),
-  });
-}
-
-async function json(response: Response, what: string): Promise<unknown> {
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    throw new HttpError(response.status, `${what}: HTTP ${response.status} ${text.slice(0, 300)}`);
-  }
-  return response.json();
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
-}
-
-function stringField(value: unknown, key: string, what: string): string {
-  const found = field(value, key);
-  if (typeof found !== 'string') throw new Error(`${what}: no ${key} in ${JSON.stringify(value)}`);
-  return found;
-}
-
-async function createThread(target: Target): Promise<string> {
-  const thread = await json(await post(target, '/threads', {}), `${target.name} POST /threads`);
-  return stringField(thread, 'thread_id', `${target.name} POST /threads`);
-}
-
 /** The agent's answer to QUESTION: the human message, the tool call, its result, the answer. */
 function checkAnswer(target: Target, values: unknown): void {
   const messages = field(values, 'messages');
@@ -282,28 +242,6 @@ async function streamedRun(target: Target): Promise<StreamSample> {
     );
   }
   return { firstByte: result.firstByteMs, total: result.totalMs, events: tally.events };
-}
-
-/**
- * Takes the samples of a sequential measure in turns, one from Berth then one from the
- * reference, so that whatever else the machine does hits both alike.
- */
-async function interleaved<T>(
-  label: string,
-  targets: readonly [Target, Target],
-  iterations: number,
-  sample: (target: Target) => Promise<T>,
-): Promise<[T[], T[]]> {
-  const started = performance.now();
-  const berth: T[] = [];
-  const peer: T[] = [];
-  for (let i = 0; i < iterations; i += 1) {
-    berth.push(await sample(targets[0]));
-    peer.push(await sample(targets[1]));
-  }
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`  ${label}: ${iterations} samples from each, interleaved, in ${seconds} s`);
-  return [berth, peer];
 }
 
 interface ThreadOpsSample {
@@ -514,29 +452,6 @@ function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** Peer over Berth for times, Berth over peer for rates: above 1 means Berth is better. */
-function speedUp(berth: number, peer: number, lowerIsBetter: boolean): string {
-  return lowerIsBetter ? ratio(peer, berth) : ratio(berth, peer);
-}
-
-function latencyRows(
-  metric: string,
-  berth: readonly number[],
-  peer: readonly number[],
-  ps: readonly number[],
-): Row[] {
-  return ps.map((p) => {
-    const b = percentile(berth, p);
-    const r = percentile(peer, p);
-    return {
-      metric: `${metric} p${p}`,
-      berth: millis(b),
-      peer: millis(r),
-      ratio: speedUp(b, r, true),
-    };
-  });
-}
-
 function resumeRow(berth: ResumeOutcome, peer: ResumeOutcome): Row[] {
   const time = (outcome: ResumeOutcome): number =>
     percentile(
@@ -655,7 +570,7 @@ async function stopRuntime(runtime: RuntimeProcess): Promise<void> {
 }
 
 function benchPhases(value: string | undefined): ReadonlySet<string> {
-  const known = ['comparison', 'soak'];
+  const known = ['comparison', 'streaming-v2', 'soak'];
   const asked = (value ?? '')
     .split(',')
     .map((phase) => phase.trim())
@@ -704,6 +619,39 @@ async function soakPhase(runtime: RuntimeProcess, berth: Target, alone: boolean)
   if (soak.firstError !== undefined) {
     console.log(`  first failed run: ${soak.firstError.slice(0, 300)}`);
   }
+}
+
+/**
+ * Thread streaming v2 (test/bench/streaming-v2.bench-phase.ts): first-event and whole-run times
+ * of a streamed agent run, against Berth's classic stream and the reference server's v2.
+ */
+async function streamingV2Phase(
+  runtime: RuntimeProcess,
+  reference: ReferenceServer,
+  berth: Target,
+  alone: boolean,
+): Promise<void> {
+  if (alone) {
+    console.log(
+      `Thread streaming v2 benchmark: Berth (${runtime.url}) vs langgraphjs dev ${reference.version} ` +
+        `(${reference.url}), both serving ${EXAMPLE_GRAPH_CONFIG}; Node ${process.version}; ${load()}`,
+    );
+  } else {
+    await settle();
+  }
+  const started = performance.now();
+  await streamingV2Bench({
+    berth,
+    jsServer: { name: 'reference', url: reference.url, headers: {} },
+    jsServerName: `JS server v2 (langgraphjs dev ${reference.version})`,
+    assistantId: 'agent',
+    input: QUESTION,
+    iterations: V2_ITERATIONS,
+    warmUp: WARM_UP,
+  });
+  console.log(
+    `  streaming v2: ${((performance.now() - started) / 1000).toFixed(1)} s in all; ${load()}`,
+  );
 }
 
 /** Every phase that compares Berth with the reference server (and with LangGraph in process). */
@@ -1016,14 +964,15 @@ async function main(): Promise<void> {
       });
     })();
     const comparing = PHASES.has('comparison');
-    const startingReference = comparing
+    const referenced = comparing || PHASES.has('streaming-v2');
+    const startingReference = referenced
       ? (async () => {
           reference = await startReferenceServer({ appDir: APP_DIR });
         })()
       : Promise.resolve();
     const started = await Promise.allSettled([startingBerth, startingReference]);
     for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    if (!database || !runtime || (comparing && !reference)) {
+    if (!database || !runtime || (referenced && !reference)) {
       throw new Error('a server did not start');
     }
 
@@ -1033,6 +982,9 @@ async function main(): Promise<void> {
       headers: { 'x-api-key': runtime.apiKey },
     };
     if (comparing && reference) await comparisonPhases(database, runtime, reference, berth);
+    if (PHASES.has('streaming-v2') && reference) {
+      await streamingV2Phase(runtime, reference, berth, !comparing);
+    }
     if (PHASES.has('soak')) await soakPhase(runtime, berth, !comparing);
     const outputs: (readonly [string, string])[] = [['berth', runtime.output()]];
     if (reference) outputs.push(['reference', reference.output()]);

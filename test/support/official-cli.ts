@@ -4,8 +4,14 @@ import { join, resolve } from 'node:path';
 
 /** The version of `@langchain/langgraph-cli` Berth is checked against. */
 export const OFFICIAL_CLI_VERSION = '1.5.1';
-/** Reused across runs: installed once from the npm registry, never a dependency of the project. */
-const CACHE_DIR = resolve(`node_modules/.cache/berth/langgraph-cli-${OFFICIAL_CLI_VERSION}`);
+/**
+ * Reused across runs: installed once from the npm registry, never a dependency of the project.
+ * `BERTH_OFFICIAL_CLI_CACHE` moves it (say, out of a `node_modules` shared between worktrees).
+ */
+const CACHE_DIR = resolve(
+  process.env.BERTH_OFFICIAL_CLI_CACHE ?? 'node_modules/.cache/berth',
+  `langgraph-cli-${OFFICIAL_CLI_VERSION}`,
+);
 const PACKAGE_DIR = join(CACHE_DIR, 'node_modules', '@langchain', 'langgraph-cli');
 export const INSTALL_TIMEOUT_MS = 300_000;
 

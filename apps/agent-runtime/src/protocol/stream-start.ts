@@ -25,12 +25,14 @@ async function spanOf(store: EventStore, runId: string): Promise<RunSpan | undef
  * thread's latest run (and of any earlier one still going): a client that opens its stream just
  * after starting a run, or a moment after it ended, sees all of it; one that reconnects without
  * saying where gets the run again, which its `event_id`s let it skip. Runs on a thread follow
- * each other, so the newest are looked at first.
+ * each other, so the newest are looked at first. `head` is the log's head read before `runIds`
+ * were: a run created after it is found in the log, one created before it is among `runIds`.
  */
 export async function streamStart(
   store: EventStore,
   runIds: readonly string[],
   since: number | undefined,
+  head: LogPosition,
 ): Promise<LogPosition> {
   const newestFirst = [...runIds].sort().reverse();
   const sinceCommit = since === undefined ? undefined : commitOfSeq(since);
@@ -48,5 +50,5 @@ export async function streamStart(
   if (sinceCommit !== undefined) {
     return beforeCommit(start !== undefined && start < sinceCommit ? start : sinceCommit);
   }
-  return start !== undefined ? beforeCommit(start) : store.headPosition();
+  return start !== undefined ? beforeCommit(start) : head;
 }

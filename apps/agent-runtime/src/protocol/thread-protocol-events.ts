@@ -25,10 +25,13 @@ export class ThreadProtocolEvents {
     signal: AbortSignal,
     onCaughtUp?: () => void,
   ): Promise<AsyncGenerator<ProtocolEvent>> {
+    // Read first: a run started while the thread's runs are read (a WebSocket's run.start right
+    // after its subscribe) is then either among them or after this head, never missed.
+    const head = await this.store.headPosition();
     const runIds = (await this.threads.exists(threadId))
       ? await this.runs.runIdsOfThread(threadId)
       : [];
-    const after = await streamStart(this.store, runIds, since);
+    const after = await streamStart(this.store, runIds, since, head);
     return readThreadProtocolEvents(
       this.store,
       threadId,
