@@ -188,6 +188,21 @@ describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => 
       await custom.close();
     });
 
+    it('discovers a subgraph, with its own namespace and output', async () => {
+      const thread = stream('subgraph');
+      const found: { name: string; namespace: string[] }[] = [];
+      const discovering = (async () => {
+        for await (const subgraph of thread.subgraphs) found.push(subgraph);
+      })();
+      await thread.run.start({ input: { topic: 'tea' } });
+      const output = (await thread.output) as { answer: string };
+      expect(output.answer).toMatch(/^Report on tea: /);
+      await thread.close();
+      await discovering;
+      expect(found.map((subgraph) => subgraph.name)).toEqual(['research']);
+      expect(found[0]?.namespace[0]).toMatch(/^research:/);
+    });
+
     it("surfaces the graph's stream transformers as thread.extensions", async () => {
       const thread = stream('stats');
       const started: unknown[] = [];

@@ -30,18 +30,31 @@ export interface ProtocolSocketDeps {
 }
 
 interface ActiveSubscription {
+  readonly commandId: number;
   readonly request: SubscriptionRequest;
-  stop: AbortController;
+  /** Events up to this seq are not for it (`since`, or a reconnect's `last_event_id`). */
+  since: number | undefined;
+  answered: boolean;
 }
 
+const wants = (subscription: ActiveSubscription, event: ProtocolEvent): boolean =>
+  (subscription.since === undefined || event.seq > subscription.since) &&
+  matchesFilter(subscription.request.filter, event);
+
 /**
- * One client's WebSocket on a thread: its commands, and its subscriptions, each a reader of the
- * thread's events in the log sending what matches. Answers go out before the events they open.
+ * One client's WebSocket on a thread: its commands, and one reader of the thread's events in the
+ * log for all its subscriptions, so that events go out once each and in the log's order, whatever
+ * subscription wants them. A subscription (or a batch of them, as the SDK sends right after
+ * `run.start`) restarts the reader from where the newcomers need it; what was sent is not sent
+ * again. Each answer goes out, with how many events it replays, before any of them.
  */
 export class ProtocolSocketSession {
   private readonly subscriptions = new Map<string, ActiveSubscription>();
+  private readonly sent = new Set<number>();
   private nextSubscription = 1;
   private closed = false;
+  private reader: AbortController | undefined;
+  private restartScheduled = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -84,62 +97,31 @@ export class ProtocolSocketSession {
     }
   }
 
-  /** The socket is gone: every subscription stops reading. */
+  /** The socket is gone: the reader stops. */
   close(): void {
     this.closed = true;
-    for (const subscription of this.subscriptions.values()) subscription.stop.abort();
+    this.reader?.abort();
     this.subscriptions.clear();
   }
 
-  /**
-   * Answers once the replay is read (`replayed_events`: how many events it holds, as the JS server
-   * says), then sends the replay and follows live: the answer always comes before its events.
-   */
   private subscribe(commandId: number, request: SubscriptionRequest): void {
     const id = `sub-${this.nextSubscription++}`;
-    const subscription: ActiveSubscription = { request, stop: new AbortController() };
-    this.subscriptions.set(id, subscription);
-    const replay: ProtocolEvent[] = [];
-    let answered = false;
-    const answer = (count: number | undefined): void => {
-      if (answered) return;
-      answered = true;
-      const result: JsonObject = { subscription_id: id };
-      if (count !== undefined) result.replayed_events = count;
-      this.send(protocolSuccess(commandId, result));
-      for (const event of replay.splice(0)) this.send(event);
-    };
-    this.follow(id, subscription, request.since, {
-      onCaughtUp: () => {
-        answer(replay.length);
-      },
-      deliver: async (event) => {
-        if (answered) return this.sendEvent(event);
-        replay.push(event);
-        if (replay.length >= MAX_COUNTED_REPLAY) answer(undefined);
-        return undefined;
-      },
-      onEnd: () => {
-        answer(replay.length);
-      },
-    });
+    this.subscriptions.set(id, { commandId, request, since: request.since, answered: false });
+    this.scheduleRestart();
   }
 
   private unsubscribe(params: JsonObject): JsonObject {
     const id = params.subscription_id;
-    const subscription = typeof id === 'string' ? this.subscriptions.get(id) : undefined;
-    if (!subscription || typeof id !== 'string') {
+    if (typeof id !== 'string' || !this.subscriptions.delete(id)) {
       throw new ProtocolError(
         'no_such_subscription',
         `No subscription ${JSON.stringify(id ?? null)} on this socket`,
       );
     }
-    subscription.stop.abort();
-    this.subscriptions.delete(id);
     return {};
   }
 
-  /** Restarts the subscriptions named (all, when none are) from after `last_event_id`. */
+  /** Sends the subscriptions named (all, when none are) again what came after `last_event_id`. */
   private reconnect(params: JsonObject): JsonObject {
     const last = params.last_event_id;
     const since = typeof last === 'string' && /^\d+$/.test(last) ? Number(last) : undefined;
@@ -154,41 +136,86 @@ export class ProtocolSocketSession {
       ? named.filter((id): id is string => typeof id === 'string')
       : [...this.subscriptions.keys()];
     const known = ids.filter((id) => this.subscriptions.has(id));
-    for (const id of known) {
-      const subscription = this.subscriptions.get(id) as ActiveSubscription;
-      subscription.stop.abort();
-      subscription.stop = new AbortController();
-      this.follow(id, subscription, since);
+    for (const id of known) (this.subscriptions.get(id) as ActiveSubscription).since = since;
+    if (known.length > 0) {
+      this.sent.clear();
+      this.scheduleRestart();
     }
     return { restored: known.length === ids.length && ids.length > 0 };
   }
 
-  private follow(
-    id: string,
-    subscription: ActiveSubscription,
-    since: number | undefined,
-    hooks: {
-      onCaughtUp?: () => void;
-      deliver?: (event: ProtocolEvent) => Promise<void>;
-      onEnd?: () => void;
-    } = {},
-  ): void {
-    const { signal } = subscription.stop;
-    const deliver = hooks.deliver ?? ((event: ProtocolEvent) => this.sendEvent(event));
+  /** Subscriptions that arrive together (the same turn of the event loop) share one restart. */
+  private scheduleRestart(): void {
+    if (this.restartScheduled) return;
+    this.restartScheduled = true;
+    setImmediate(() => {
+      this.restartScheduled = false;
+      if (!this.closed) this.restart();
+    });
+  }
+
+  private restart(): void {
+    this.reader?.abort();
+    const reader = new AbortController();
+    this.reader = reader;
+    const subscriptions = [...this.subscriptions.values()];
+    const sinces = subscriptions.map((subscription) => subscription.since);
+    const defined = sinces.filter((since): since is number => since !== undefined);
+    // From the earliest point a subscription needs; one without `since` needs the latest run.
+    const since = defined.length > 0 ? Math.min(...defined) : undefined;
+    const replay: ProtocolEvent[] = [];
+    const phase = { live: false };
+    const goLive = (counted: boolean): void => {
+      if (phase.live) return;
+      phase.live = true;
+      for (const subscription of this.subscriptions.values()) {
+        if (subscription.answered) continue;
+        subscription.answered = true;
+        const result: JsonObject = { subscription_id: this.idOf(subscription) };
+        if (counted)
+          result.replayed_events = replay.filter((event) => wants(subscription, event)).length;
+        this.send(protocolSuccess(subscription.commandId, result));
+      }
+      for (const event of replay.splice(0)) this.sendOnce(event);
+    };
     void (async () => {
       try {
-        const events = await this.deps.open(since, signal, hooks.onCaughtUp ?? (() => undefined));
+        const events = await this.deps.open(since, reader.signal, () => {
+          goLive(true);
+        });
         for await (const event of events) {
-          if (signal.aborted || this.closed) return;
-          if (matchesFilter(subscription.request.filter, event)) await deliver(event);
+          if (reader.signal.aborted || this.closed) return;
+          if (this.sent.has(event.seq)) continue;
+          const wanted = [...this.subscriptions.values()].some((subscription) =>
+            wants(subscription, event),
+          );
+          if (!wanted) continue;
+          if (!phase.live) {
+            replay.push(event);
+            if (replay.length >= MAX_COUNTED_REPLAY) goLive(false);
+            continue;
+          }
+          this.sendOnce(event);
+          await this.drained();
         }
       } catch (error) {
-        if (signal.aborted || this.closed) return;
-        hooks.onEnd?.();
+        if (reader.signal.aborted || this.closed) return;
+        goLive(false);
         const message = error instanceof Error ? error.message : String(error);
-        this.send(protocolFailure(null, 'unknown_error', `Subscription ${id} stopped: ${message}`));
+        this.send(protocolFailure(null, 'unknown_error', `The event stream stopped: ${message}`));
       }
     })();
+  }
+
+  private idOf(subscription: ActiveSubscription): string {
+    for (const [id, candidate] of this.subscriptions) if (candidate === subscription) return id;
+    return '';
+  }
+
+  private sendOnce(event: ProtocolEvent): void {
+    if (this.sent.has(event.seq)) return;
+    this.sent.add(event.seq);
+    this.send(event);
   }
 
   private send(message: ProtocolResponse | ProtocolEvent): void {
@@ -197,8 +224,7 @@ export class ProtocolSocketSession {
     }
   }
 
-  private async sendEvent(event: ProtocolEvent): Promise<void> {
-    this.send(event);
+  private async drained(): Promise<void> {
     while (!this.closed && this.socket.bufferedAmount > HIGH_WATER_BYTES) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
