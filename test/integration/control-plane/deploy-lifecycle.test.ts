@@ -58,7 +58,7 @@ function expectRunCompleted(messages: SocketMessage[]): void {
     expect.objectContaining({
       type: 'success',
       id: 1,
-      result: { subscription_id: expect.any(String) },
+      result: { subscription_id: expect.any(String), replayed_events: expect.any(Number) },
     }),
   );
   expect(messages).toContainEqual(
