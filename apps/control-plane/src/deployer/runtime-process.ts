@@ -43,6 +43,8 @@ export class RuntimeProcess {
   private assigned: RuntimeLaunch | undefined;
   private readonly early: string[] = [];
   readonly exited: Promise<void>;
+  /** Whether the kernel ended it for want of memory, read as it exited. */
+  private endedOutOfMemory: Promise<boolean> | undefined;
 
   constructor(private readonly jailed?: Jailed) {
     const [command = process.execPath, ...args] = jailed?.argv ?? RUNTIME_COMMAND;
@@ -64,7 +66,12 @@ export class RuntimeProcess {
       else
         this.child.once('exit', () => {
           this.killGroup();
-          void this.jailed?.release();
+          // Read before the group goes: removing it takes its memory events with it.
+          const jailed = this.jailed;
+          this.endedOutOfMemory = jailed?.ranOutOfMemory().then(async (ended) => {
+            await jailed.release();
+            return ended;
+          });
           resolve();
         });
     });
@@ -72,7 +79,8 @@ export class RuntimeProcess {
 
   /** Whether the kernel ended it at its jail's memory limit; the log line that says so. */
   async outOfMemory(): Promise<string | undefined> {
-    if (!this.jailed || !(await this.jailed.ranOutOfMemory())) return undefined;
+    if (!this.jailed) return undefined;
+    if (!(await (this.endedOutOfMemory ?? this.jailed.ranOutOfMemory()))) return undefined;
     return outOfMemory('The runtime', this.jailed.limits);
   }
 
