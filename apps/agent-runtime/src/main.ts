@@ -27,6 +27,7 @@ import {
 import type { CustomAuth } from './auth/custom-auth.js';
 import { RuntimeModule, type RuntimeParts } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
+import { UiBundles } from './ui/ui-bundles.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -45,9 +46,15 @@ async function main(): Promise<void> {
   const persistence = await openRuntimePersistence(config, onError, poolSizesOf(config));
   observeEventLog(persistence.eventStore, persistence.runners);
   measureRunQueue(persistence.pool);
-  const { application, routes, customAuth } = await openApplication(config, persistence, logger);
+  const { application, routes, customAuth, ui } = await openApplication(
+    config,
+    persistence,
+    logger,
+  );
   const app = await NestFactory.create<NestFastifyApplication>(
-    RuntimeModule.forRoot(runtimeParts(config, persistence, { application, routes, customAuth })),
+    RuntimeModule.forRoot(
+      runtimeParts(config, persistence, { application, routes, customAuth, ui }),
+    ),
     new FastifyAdapter(
       serverOptions({
         bodyLimitBytes: BODY_LIMIT_BYTES,
@@ -103,7 +110,7 @@ function poolSizesOf(config: RuntimeConfig): PoolSizes | undefined {
 function runtimeParts(
   config: RuntimeConfig,
   persistence: Persistence,
-  opened: Pick<RuntimeParts, 'application' | 'routes' | 'customAuth'>,
+  opened: Pick<RuntimeParts, 'application' | 'routes' | 'customAuth' | 'ui'>,
 ): RuntimeParts {
   const tracing = config.tracing ? new RunTraceReporter(config.tracing) : undefined;
   const workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
@@ -142,12 +149,20 @@ async function takeAssignmentIfSpare(): Promise<void> {
   Object.assign(process.env, assignment.env);
 }
 
-/** The application's graphs, routes and Auth handler, with what failed to load said. */
+/**
+ * The application's graphs, routes and Auth handler, with what failed to load said; its UI
+ * bundles are being made meanwhile (what fails is said once they are done).
+ */
 async function openApplication(
   config: RuntimeConfig,
   persistence: Persistence,
   logger: Logger,
-): Promise<{ application: Application; routes: ServedRoutes; customAuth: CustomAuth | undefined }> {
+): Promise<{
+  application: Application;
+  routes: ServedRoutes;
+  customAuth: CustomAuth | undefined;
+  ui: UiBundles;
+}> {
   const application = await Application.open(
     config.graphConfigPath,
     persistence.eventStore,
@@ -163,7 +178,11 @@ async function openApplication(
   const customRoutes = await routes.load();
   if (typeof customRoutes === 'string') logger.error(customRoutes);
   const customAuth = await application.customAuth();
-  return { application, routes, customAuth };
+  const ui = new UiBundles();
+  void ui.load(application.config.ui, application.config.dir).then((problems) => {
+    for (const problem of problems) logger.error(problem);
+  });
+  return { application, routes, customAuth, ui };
 }
 
 function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {

@@ -6,11 +6,14 @@ import { ServedRoutes } from './http/served-routes.js';
 import { RunQueue } from './run-records/run-queue.js';
 import { NoRunObserver, RunObserver } from './runs/run-log.js';
 import { RunSignals } from './runs/run-signals.js';
+import { UiBundles } from './ui/ui-bundles.js';
 
 /** What this process opened before Nest started: one of each, for every module. */
 export interface RuntimeCore {
   readonly application: Application;
   readonly routes: ServedRoutes;
+  /** The generative UI bundles (`ui` of `langgraph.json`). */
+  readonly ui: UiBundles;
   readonly queue: RunQueue;
   readonly signals: RunSignals;
   /** Told of every run that starts or finishes here. */
@@ -26,6 +29,7 @@ export class RuntimeCoreModule {
       { provide: Application, useFactory: () => core.application },
       { provide: GraphCatalog, useFactory: () => core.application },
       { provide: ServedRoutes, useFactory: () => core.routes },
+      { provide: UiBundles, useFactory: () => core.ui },
       { provide: RunQueue, useFactory: () => core.queue },
       { provide: RunSignals, useFactory: () => core.signals },
       { provide: RunObserver, useFactory: () => core.runObserver ?? new NoRunObserver() },

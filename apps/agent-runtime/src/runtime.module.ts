@@ -31,6 +31,7 @@ import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
 import { ThreadCreation } from './threads/thread-creation.service.js';
 import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-expiry.sweeper.js';
 import { ThreadsController } from './threads/threads.controller.js';
+import { UiController } from './ui/ui.controller.js';
 import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads/threads.service.js';
 
 import { PersistenceModule, type Persistence } from '#libs/persistence';
@@ -72,6 +73,7 @@ export class RuntimeModule {
         CronsController,
         MetricsController,
         ProtocolController,
+        UiController,
       ],
       providers: [
         AssistantsService,

@@ -18,12 +18,19 @@ declare module 'fastify' {
 export function registerCustomAuthentication(
   app: FastifyInstance,
   auth: CustomAuth,
-  options: { accepts: (key: string) => boolean; publicPaths: readonly string[] },
+  options: {
+    accepts: (key: string) => boolean;
+    publicPaths: readonly string[];
+    /** Requests served to anyone, beyond the public paths (the files of UI bundles). */
+    isPublic?: (request: FastifyRequest) => boolean;
+  },
 ): void {
-  const isPublic = publicPathMatcher(options.publicPaths);
+  const isPublicPath = publicPathMatcher(options.publicPaths);
+  const isPublic = (request: FastifyRequest): boolean =>
+    isPublicPath(request.url) || (options.isPublic?.(request) ?? false);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // Let in by an earlier hook (a WebSocket ticket issued to someone this hook authenticated).
-    if (isPublic(request.url) || request.berthAuth !== undefined) return undefined;
+    if (isPublic(request) || request.berthAuth !== undefined) return undefined;
     const key = presentedKey(request);
     if (key !== undefined && options.accepts(key)) {
       request.berthAuth = { kind: 'platform' };

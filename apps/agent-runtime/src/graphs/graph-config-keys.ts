@@ -8,6 +8,8 @@ const READ = [
   'auth',
   'checkpointer',
   'store',
+  'ui',
+  'ui_config',
   '$schema',
 ];
 /** Keys that only shape the hosted platform's container image; Berth builds none. */
@@ -24,8 +26,6 @@ const IMAGE_ONLY = [
 ];
 /** Keys Berth knows but does not apply yet, each with what that means. */
 const NOT_APPLIED: Readonly<Record<string, string>> = {
-  ui: 'generative UI components are not served',
-  ui_config: 'generative UI components are not served',
   encryption: 'custom encryption is not applied',
   webhooks: 'the webhooks section is not applied',
 };

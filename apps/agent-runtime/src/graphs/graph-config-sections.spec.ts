@@ -21,6 +21,7 @@ describe('the http section of langgraph.json', () => {
         disable_runs: false,
         disable_mcp: true,
         disable_a2a: true,
+        disable_ui: true,
         cors: { allow_origins: ['https://a.example'], max_age: 60 },
         configurable_headers: { includes: [], excludes: [] },
         shiny: 1,
@@ -30,7 +31,7 @@ describe('the http section of langgraph.json', () => {
       (warning) => warnings.push(warning),
     );
     expect(http?.app).toEqual({ file: '/srv/app/src/app.ts', exportName: 'app' });
-    expect([...(http?.disabled ?? [])]).toEqual(['threads', 'mcp', 'a2a']);
+    expect([...(http?.disabled ?? [])]).toEqual(['threads', 'mcp', 'a2a', 'ui']);
     expect(http?.cors).toEqual({ allowOrigins: ['https://a.example'], maxAge: 60 });
     expect(warnings).toEqual([
       '"http.configurable_headers" is not supported by Berth yet: it is ignored',
@@ -58,10 +59,18 @@ describe('the http section of langgraph.json', () => {
 
   it('warns about each top-level key it does not read, by kind', () => {
     expect(
-      unreadKeyWarnings({ graphs: {}, env: {}, $schema: 'x', base_image: 'i', ui: {}, foo: 1 }),
+      unreadKeyWarnings({
+        graphs: {},
+        env: {},
+        $schema: 'x',
+        base_image: 'i',
+        ui: {},
+        webhooks: {},
+        foo: 1,
+      }),
     ).toEqual([
       '"base_image" shapes a container image, which Berth does not build: it is ignored',
-      '"ui": generative UI components are not served',
+      '"webhooks": the webhooks section is not applied',
       '"foo" is not a key Berth knows: it is ignored',
     ]);
   });
@@ -126,6 +135,9 @@ describe('routeGroupOf', () => {
     ['/.well-known/agent-card.json', 'a2a'],
     ['/mcp', 'mcp'],
     ['/mcpx', undefined],
+    ['/ui/agent', 'ui'],
+    ['/ui/agent/entrypoint.js', 'ui'],
+    ['/uix', undefined],
     ['/ok', undefined],
     ['/threadsafe', undefined],
     ['/hello', undefined],

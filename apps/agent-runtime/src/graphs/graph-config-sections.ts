@@ -2,7 +2,16 @@ import { resolve } from 'node:path';
 import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 
 /** The groups of Berth's routes that `http.disable_*` can take away. */
-export const ROUTE_GROUPS = ['assistants', 'threads', 'runs', 'store', 'meta', 'a2a', 'mcp'] as const;
+export const ROUTE_GROUPS = [
+  'assistants',
+  'threads',
+  'runs',
+  'store',
+  'meta',
+  'a2a',
+  'mcp',
+  'ui',
+] as const;
 export type RouteGroup = (typeof ROUTE_GROUPS)[number];
 
 /** `http.cors`: who may call the runtime from a browser. */
@@ -24,8 +33,8 @@ export interface HttpSection {
   readonly cors?: CorsSection;
 }
 
-/** Keys the server has nothing to disable for (Berth serves no UI or webhook routes). */
-const NOTHING_TO_DISABLE = ['disable_ui', 'disable_webhooks'];
+/** Keys the server has nothing to disable for (Berth serves no webhook routes). */
+const NOTHING_TO_DISABLE = ['disable_webhooks'];
 /** Keys of the hosted platform's `http` section that Berth does not apply. */
 const NOT_APPLIED = [
   'enable_custom_route_auth',

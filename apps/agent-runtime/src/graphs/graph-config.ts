@@ -10,6 +10,7 @@ import {
 } from './graph-config-sections.js';
 import { unreadKeyWarnings } from './graph-config-keys.js';
 import { parseStoreSection, type StoreSection } from './store-config-section.js';
+import { parseUiSection, type UiSection } from '../ui/ui-section.js';
 
 /** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
 export class GraphConfigError extends Error {
@@ -54,6 +55,8 @@ export interface GraphConfig {
   readonly checkpointer?: CheckpointerSection;
   /** `store`, when given: semantic search and TTL of the long-term memory. */
   readonly store?: StoreSection;
+  /** `ui` and `ui_config`: the generative UI components, when given. */
+  readonly ui?: UiSection;
   /** `auth.path`: the application's `Auth` instance, `<file>:<export>`. */
   readonly auth?: { readonly file: string; readonly exportName: string };
   /** Keys and values read but not applied, each said once in the log. */
@@ -190,6 +193,9 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     warnings.push(warning),
   );
   const store = parseStoreSection(json['store'], dir, fail, (warning) => warnings.push(warning));
+  const ui = parseUiSection(json['ui'], json['ui_config'], dir, fail, (warning) =>
+    warnings.push(warning),
+  );
 
   return {
     configFile,
@@ -200,6 +206,7 @@ export function parseGraphConfig(json: unknown, configFile: string): GraphConfig
     ...(auth === undefined ? {} : { auth }),
     ...(checkpointer === undefined ? {} : { checkpointer }),
     ...(store === undefined ? {} : { store }),
+    ...(ui === undefined ? {} : { ui }),
     ...(envFile === undefined ? {} : { envFile }),
     ...(env === undefined ? {} : { env }),
     dependencies,

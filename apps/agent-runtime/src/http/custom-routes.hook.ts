@@ -16,6 +16,7 @@ export function routeGroupOf(path: string): RouteGroup | undefined {
   if (path === '/info') return 'meta';
   if (under('/a2a') || path === '/.well-known/agent-card.json') return 'a2a';
   if (path === '/mcp') return 'mcp';
+  if (under('/ui')) return 'ui';
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { BERTH_VERSION } from '#libs/config';
 import {
   buildOpenApiDocument,
@@ -19,6 +20,7 @@ import type { Application } from '../application/application.js';
 import { registerCustomAuthentication } from '../auth/request-authentication.hook.js';
 import type { CustomAuth } from '../auth/custom-auth.js';
 import { serveMcp } from '../mcp/mcp.route.js';
+import { readsUiBundleFile } from '../ui/ui-access.js';
 import { registerCors } from './cors.hook.js';
 import { registerCustomRoutes } from './custom-routes.hook.js';
 import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
@@ -47,13 +49,16 @@ export function configureRuntimeHttp(
   registerCors(fastify, application.config.http?.cors);
   refuseWhileDraining(fastify, drain);
   acceptProtocolSocketTickets(app);
-  if (customAuth) registerCustomAuthentication(fastify, customAuth, keys);
+  const disabled = application.config.http?.disabled ?? new Set();
+  // With `http.disable_ui` those paths are the application's own routes: they keep the key.
+  const isPublic = (request: FastifyRequest): boolean =>
+    !disabled.has('ui') && readsUiBundleFile(request.method, request.url);
+  if (customAuth) registerCustomAuthentication(fastify, customAuth, { ...keys, isPublic });
   else
     requireApiKey(fastify, {
       ...keys,
-      preauthenticated: (request) => request.berthAuth !== undefined,
+      preauthenticated: (request) => request.berthAuth !== undefined || isPublic(request),
     });
-  const disabled = application.config.http?.disabled ?? new Set();
   registerCustomRoutes(fastify, () => routes.current, disabled);
   serveProtocolSockets(app, drain);
   registerA2aRoutes(fastify, app.get(A2aAgents), disabled.has('a2a'));

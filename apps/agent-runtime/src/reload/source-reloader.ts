@@ -10,13 +10,15 @@ import { Application } from '../application/application.js';
 import { watchSources } from '../application/source-watcher.js';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { ServedRoutes } from '../http/served-routes.js';
+import { UiBundles } from '../ui/ui-bundles.js';
 
 /** Whether the application is served anew when its files change (`berth dev`). */
 export const RELOAD_ON_CHANGE = Symbol('RELOAD_ON_CHANGE');
 
 /**
  * `berth dev`: after the application's files change, loads it again and serves the new graphs,
- * routes and default assistants; code that fails to load leaves the last good one served.
+ * routes, default assistants and UI bundles; code that fails to load leaves the last good one
+ * served.
  */
 @Injectable()
 export class SourceReloader implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,6 +30,7 @@ export class SourceReloader implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(Application) private readonly application: Application,
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(ServedRoutes) private readonly routes: ServedRoutes,
+    @Inject(UiBundles) private readonly ui: UiBundles,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -54,7 +57,9 @@ export class SourceReloader implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     await this.routes.load();
+    const uiProblems = this.ui.load(this.application.config.ui, this.application.config.dir);
     await this.assistants.ensureDefaults(new Date().toISOString());
+    for (const problem of await uiProblems) this.logger.error(problem);
     this.logger.log(
       `Reloaded after a change to ${changed.join(', ')} (graphs: ${this.application.graphIds().join(', ')})`,
     );
