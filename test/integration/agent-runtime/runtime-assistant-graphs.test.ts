@@ -30,21 +30,34 @@ describe("an assistant's graph: drawing, schemas and subgraphs, through the offi
     expect(nodeIds(shallow)).not.toContain('research:search');
   });
 
-  it("gives the state's keys as the schemas of a graph whose state is an Annotation", async () => {
+  it('types the schemas of a graph whose state is an Annotation from its source', async () => {
     const schemas = await suite.client.assistants.getSchemas('subgraph');
     expect(schemas.graph_id).toBe('subgraph');
+    const properties = {
+      topic: { type: 'string' },
+      notes: { type: 'array', items: { type: 'string' } },
+      answer: { type: 'string' },
+    };
     expect(schemas.state_schema).toEqual({
       type: 'object',
-      properties: { topic: {}, notes: {}, answer: {} },
+      properties,
+      $schema: 'http://json-schema.org/draft-07/schema#',
     });
     expect(schemas.input_schema).toEqual(schemas.state_schema);
+    expect(schemas.output_schema).toMatchObject({
+      properties,
+      required: ['topic', 'notes', 'answer'],
+    });
   });
 
   it('lists the subgraphs by namespace, each with its schemas', async () => {
-    const subgraphs = await suite.client.assistants.getSubgraphs('subgraph');
+    const subgraphs = (await suite.client.assistants.getSubgraphs('subgraph')) as unknown as Record<
+      string,
+      { state: unknown }
+    >;
     expect(Object.keys(subgraphs)).toEqual(['research']);
-    expect(subgraphs['research']?.state_schema).toMatchObject({
-      properties: { topic: {}, notes: {}, answer: {} },
+    expect(subgraphs['research']?.state).toMatchObject({
+      properties: { topic: { type: 'string' }, notes: { type: 'array' }, answer: {} },
     });
     expect(
       Object.keys(

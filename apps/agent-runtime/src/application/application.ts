@@ -17,8 +17,15 @@ import {
   type GraphConfig,
 } from '../graphs/graph-config.js';
 import { nodeVersionProblem } from '../graphs/node-version.js';
-import { graphSchemas, loadSchemaHelpers, type GraphSchemas } from '../graphs/graph-schemas.js';
-import { logLevelOf, processLogger, registerServerLogger } from '../graphs/server-logger.js';
+import type { GraphSchemas } from '../graphs/graph-schemas.js';
+import { GraphSchemaCatalog } from '../graphs/graph-schema-catalog.js';
+import { sourceSchemaTimeoutOf } from '../graphs/source-schemas/source-schemas-worker.js';
+import {
+  logLevelOf,
+  processLogger,
+  registerServerLogger,
+  type ServerLogger,
+} from '../graphs/server-logger.js';
 import {
   GraphRegistry,
   type CompiledGraphLike,
@@ -44,7 +51,7 @@ export class Application extends GraphCatalog {
   private failed = new Map<string, string>();
   /** Why the application's last change is not served, while the code before it is. */
   reloadError: string | undefined;
-  private readonly schemaHelpers = new Map<string, ReturnType<typeof loadSchemaHelpers>>();
+  private schemas: GraphSchemaCatalog;
   /** The version of the application's @langchain/langgraph (of its first graph). */
   langgraphVersion = 'unknown';
 
@@ -54,8 +61,12 @@ export class Application extends GraphCatalog {
     private readonly store: EventStore,
     /** Each checkpointer's cache budget (`BERTH_CHECKPOINT_CACHE_MB`). */
     private readonly checkpointCacheBytes: number,
+    private readonly logger: ServerLogger,
+    /** How long reading the graphs' source for schemas may take (`LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS`). */
+    private readonly schemaTimeoutMs: number,
   ) {
     super();
+    this.schemas = this.schemaCatalog(registry);
   }
 
   /**
@@ -76,9 +87,17 @@ export class Application extends GraphCatalog {
         : nodeVersionProblem(config.nodeVersion, process.versions.node);
     if (tooOld !== undefined) throw new GraphConfigError(config.configFile, tooOld);
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
-    registerServerLogger(processLogger(logLevelOf(env.LOG_LEVEL)));
+    const logger = processLogger(logLevelOf(env.LOG_LEVEL));
+    registerServerLogger(logger);
     const registry = GraphRegistry.fromConfig(config);
-    const application = new Application(config, registry, store, checkpointCacheBytes);
+    const application = new Application(
+      config,
+      registry,
+      store,
+      checkpointCacheBytes,
+      logger,
+      sourceSchemaTimeoutOf(env.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS),
+    );
     ({ served: application.served, failed: application.failed } = await loadEveryGraph(registry));
     if (application.served.length === 0) {
       await application.close();
@@ -130,7 +149,7 @@ export class Application extends GraphCatalog {
     this.failed = failed;
     this.savers.clear();
     this.stores.clear();
-    this.schemaHelpers.clear();
+    this.schemas = this.schemaCatalog(registry);
     this.reloadError = undefined;
     // What the old modules already imported stays usable by the runs still using them.
     await previous.close();
@@ -219,15 +238,19 @@ export class Application extends GraphCatalog {
     return auth;
   }
 
-  /** The JSON schemas the graph declares (see graph-schemas.ts). */
-  async schemasOf(graphId: string, graph: CompiledGraphLike): Promise<GraphSchemas> {
-    const { packageJson } = (await this.registry.bindings(graphId)).langgraphPackage;
-    let helpers = this.schemaHelpers.get(packageJson);
-    if (!helpers) {
-      helpers = loadSchemaHelpers(packageJson);
-      this.schemaHelpers.set(packageJson, helpers);
-    }
-    return graphSchemas(graph, await helpers);
+  /**
+   * The JSON schemas a graph of `graphId` declares, or with `namespace` (`a|b`) its subgraph
+   * there (see graph-schema-catalog.ts).
+   */
+  schemasOf(graphId: string, graph: CompiledGraphLike, namespace?: string): Promise<GraphSchemas> {
+    return this.schemas.schemasOf(graphId, graph, namespace);
+  }
+
+  private schemaCatalog(registry: GraphRegistry): GraphSchemaCatalog {
+    return new GraphSchemaCatalog(registry, () => this.served, {
+      timeoutMs: this.schemaTimeoutMs,
+      warn: (message) => this.logger.warn(message),
+    });
   }
 
   /** A LangGraph Command built with the application's own class; `goto` items may be Sends. */

@@ -10,8 +10,11 @@ interface InspectableGraph extends CompiledGraphLike {
   getSubgraphsAsync?(namespace?: string, recurse?: boolean): AsyncIterable<[string, unknown]>;
 }
 
-/** Each subgraph's schemas by its namespace (the SDK's `Subgraphs`). */
-export type Subgraphs = Record<string, GraphSchema>;
+/**
+ * Each subgraph's schemas by its namespace (`a`, `a|b`), as `{state, input, output, config}`:
+ * the shape the JS server answers (the SDK passes it through as it comes).
+ */
+export type Subgraphs = Record<string, GraphSchemas>;
 
 /** A graph's nodes and edges, as LangGraph's `Graph.toJSON()` gives them. */
 export type GraphDrawing = { readonly nodes: unknown[]; readonly edges: unknown[] };
@@ -68,11 +71,10 @@ export class AssistantGraphs {
     recurse: boolean,
   ): Promise<Subgraphs> {
     const { graph, graphId } = await this.graphOf(assistantId);
-    const found: Record<string, GraphSchema> = {};
+    const found: Subgraphs = {};
     if (!graph.getSubgraphsAsync) return found;
     for await (const [name, subgraph] of graph.getSubgraphsAsync(namespace, recurse)) {
-      const schemas = await this.application.schemasOf(graphId, subgraph as CompiledGraphLike);
-      found[name] = schemaResource(graphId, schemas);
+      found[name] = await this.application.schemasOf(graphId, subgraph as CompiledGraphLike, name);
     }
     return found;
   }

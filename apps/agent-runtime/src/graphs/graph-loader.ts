@@ -317,7 +317,14 @@ export class GraphRegistry {
     return this.namespace.import(specifier, parentUrl) as Promise<Record<string, unknown>>;
   }
 
-  /** One export of one of the application's modules, imported as its graphs are (tsx). */
+  /**
+   * A module as the graph's own file would import it (`specifier` resolved from there), in the
+   * registry's namespace: the very instance the graph's modules share.
+   */
+  async importFromGraph(graphId: string, specifier: string): Promise<Record<string, unknown>> {
+    return this.import(specifier, pathToFileURL(this.spec(graphId).file).href);
+  }
+
   /** An export of a package, resolved from the application's directory as its code would. */
   async importPackageExport(specifier: string, exportName: string): Promise<unknown> {
     const module = await this.import(specifier, pathToFileURL(this.config.configFile).href);
@@ -325,6 +332,7 @@ export class GraphRegistry {
     return module[exportName];
   }
 
+  /** One export of one of the application's modules, imported as its graphs are (tsx). */
   async importExport(file: string, exportName: string): Promise<unknown> {
     const url = pathToFileURL(file).href;
     const module = await this.import(url, url);

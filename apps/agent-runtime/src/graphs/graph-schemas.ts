@@ -1,46 +1,42 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { GraphSchemas } from './source-schemas/graph-types.js';
+
+export type { GraphSchemas } from './source-schemas/graph-types.js';
 
 type JsonSchema = Record<string, unknown>;
-
-/** The JSON schemas of a graph, as `GET /assistants/{id}/schemas` gives them. */
-export interface GraphSchemas {
-  readonly state: JsonSchema | null;
-  readonly input: JsonSchema | null;
-  readonly output: JsonSchema | null;
-  readonly config: JsonSchema | null;
-}
-
 type SchemaFunction = (graph: unknown) => unknown;
 
-/** `@langchain/langgraph/zod/schema` of the application's own LangGraph copy. */
-interface SchemaHelpers {
-  getUpdateTypeSchema?: SchemaFunction;
-  getInputTypeSchema?: SchemaFunction;
-  getOutputTypeSchema?: SchemaFunction;
-  getConfigTypeSchema?: SchemaFunction;
-}
-
-const SCHEMA_EXPORT = './zod/schema';
-
 /**
- * Loads the schema helpers of the LangGraph package at `packageJson`, by its ESM export: the
- * registry of zod metadata lives in the module instance the application's graphs imported.
+ * What reads a graph's runtime schema objects, from the application's own copies of
+ * `@langchain/langgraph/zod/schema` (its registry holds the `withLangGraph` metadata the graphs
+ * registered) and of `@langchain/core` (to convert a zod schema no registry knows).
  */
-export async function loadSchemaHelpers(packageJson: string): Promise<SchemaHelpers | undefined> {
-  try {
-    const manifest = JSON.parse(await readFile(packageJson, 'utf8')) as {
-      exports?: Record<string, { import?: string | { default?: string } }>;
-    };
-    const entry = manifest.exports?.[SCHEMA_EXPORT]?.import;
-    const file = typeof entry === 'string' ? entry : entry?.default;
-    if (!file) return undefined;
-    return (await import(pathToFileURL(join(dirname(packageJson), file)).href)) as SchemaHelpers;
-  } catch {
-    return undefined;
-  }
+export interface SchemaReaders {
+  readonly getUpdateTypeSchema?: SchemaFunction;
+  readonly getInputTypeSchema?: SchemaFunction;
+  readonly getOutputTypeSchema?: SchemaFunction;
+  readonly getConfigTypeSchema?: SchemaFunction;
+  readonly toJsonSchema?: (schema: unknown) => unknown;
+  readonly isZodSchema?: (value: unknown) => boolean;
 }
+
+/** The runtime definitions a `StateGraph` keeps of its state, input, output and config. */
+interface RuntimeDefinitions {
+  _schemaRuntimeDefinition?: unknown;
+  _inputRuntimeDefinition?: unknown;
+  _outputRuntimeDefinition?: unknown;
+  _configRuntimeSchema?: unknown;
+}
+
+/** A StateSchema (or anything that gives its JSON schemas as one does). */
+interface StateSchemaLike {
+  getJsonSchema(): unknown;
+  getInputJsonSchema(): unknown;
+}
+
+/** LangGraph's marker for an input that is the state, every key optional. */
+const PARTIAL_STATE = Symbol.for('langgraph.state.partial');
+
+const NO_SCHEMAS: GraphSchemas = { state: null, input: null, output: null, config: null };
 
 function asSchema(value: unknown): JsonSchema | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -48,17 +44,93 @@ function asSchema(value: unknown): JsonSchema | null {
     : null;
 }
 
-function attempt(helper: SchemaFunction | undefined, graph: unknown): JsonSchema | null {
+function attempt(read: () => unknown): JsonSchema | null {
   try {
-    return asSchema(helper?.(graph));
+    return asSchema(read());
   } catch {
     return null;
   }
 }
 
-/** The graph's own state keys, for graphs whose state carries no schema (Annotation). */
-function channelSchema(graph: unknown): JsonSchema | null {
-  const channels = (graph as { builder?: { channels?: unknown } }).builder?.channels;
+function definitionsOf(graph: unknown): RuntimeDefinitions | undefined {
+  const builder = (graph as { builder?: unknown } | null)?.builder;
+  return typeof builder === 'object' && builder !== null ? builder : undefined;
+}
+
+function isStateSchemaLike(value: unknown): value is StateSchemaLike {
+  return (
+    typeof (value as Partial<StateSchemaLike> | null)?.getJsonSchema === 'function' &&
+    typeof (value as Partial<StateSchemaLike> | null)?.getInputJsonSchema === 'function'
+  );
+}
+
+/** A state declared with `StateSchema`: the schemas it gives itself (with `jsonSchemaExtra`). */
+function stateSchemaSchemas(builder: RuntimeDefinitions): GraphSchemas | undefined {
+  const { _schemaRuntimeDefinition: state, _outputRuntimeDefinition: output } = builder;
+  const input =
+    builder._inputRuntimeDefinition === PARTIAL_STATE ? state : builder._inputRuntimeDefinition;
+  if (![state, input, output].some(isStateSchemaLike)) return undefined;
+  return {
+    state: isStateSchemaLike(state) ? attempt(() => state.getJsonSchema()) : null,
+    input: isStateSchemaLike(input) ? attempt(() => input.getInputJsonSchema()) : null,
+    output: isStateSchemaLike(output) ? attempt(() => output.getJsonSchema()) : null,
+    config: null,
+  };
+}
+
+/** A zod state, through LangGraph's registry: `withLangGraph`/`registry` metadata is kept. */
+function registrySchemas(graph: unknown, readers: SchemaReaders): GraphSchemas {
+  const read = (reader: SchemaFunction | undefined) =>
+    reader ? attempt(() => reader(graph)) : null;
+  return {
+    state: read(readers.getUpdateTypeSchema),
+    input: read(readers.getInputTypeSchema),
+    output: read(readers.getOutputTypeSchema),
+    config: read(readers.getConfigTypeSchema),
+  };
+}
+
+/** A zod state converted as it is, for a LangGraph whose registry gave nothing. */
+function plainZodSchemas(builder: RuntimeDefinitions, readers: SchemaReaders): GraphSchemas {
+  const { toJsonSchema, isZodSchema } = readers;
+  const convert = (definition: unknown): JsonSchema | null =>
+    toJsonSchema && isZodSchema?.(definition) ? attempt(() => toJsonSchema(definition)) : null;
+  const state = convert(builder._schemaRuntimeDefinition);
+  const input =
+    convert(builder._inputRuntimeDefinition) ?? (state && withoutRequired(state));
+  return {
+    state,
+    input,
+    output: convert(builder._outputRuntimeDefinition),
+    config: convert(builder._configRuntimeSchema),
+  };
+}
+
+function withoutRequired(schema: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'required'));
+}
+
+const hasAny = (schemas: GraphSchemas): boolean =>
+  Object.values(schemas).some((schema) => schema !== null);
+
+/**
+ * The schemas a compiled graph's runtime objects declare: a StateSchema's own, else a zod
+ * state's through the application's LangGraph registry, else the zod state converted as it is.
+ * A state declared with `Annotation` carries no types at run time: all null.
+ */
+export function runtimeSchemas(graph: unknown, readers: SchemaReaders): GraphSchemas {
+  const builder = definitionsOf(graph);
+  if (!builder) return NO_SCHEMAS;
+  const fromStateSchema = stateSchemaSchemas(builder);
+  if (fromStateSchema) return fromStateSchema;
+  const fromRegistry = registrySchemas(graph, readers);
+  if (hasAny(fromRegistry)) return fromRegistry;
+  return plainZodSchemas(builder, readers);
+}
+
+/** The graph's own state keys, for a graph whose state types are known nowhere. */
+export function channelKeySchema(graph: unknown): JsonSchema | null {
+  const channels = (graph as { builder?: { channels?: unknown } } | null)?.builder?.channels;
   if (typeof channels !== 'object' || channels === null) return null;
   const keys = Object.keys(channels).filter((key) => !key.startsWith('__') && !key.includes(':'));
   if (keys.length === 0) return null;
@@ -69,17 +141,20 @@ function channelSchema(graph: unknown): JsonSchema | null {
 }
 
 /**
- * The schemas a compiled graph declares: from its zod or StateSchema state, through the
- * application's LangGraph; for a state declared with Annotation, the object of its keys.
+ * A graph's schemas, each from the best source that has it: its runtime objects (zod,
+ * StateSchema), then its source's types (`source`), then the object of its state keys for the
+ * state, input and output.
  */
-export function graphSchemas(graph: unknown, helpers: SchemaHelpers | undefined): GraphSchemas {
-  const declared = {
-    state: attempt(helpers?.getUpdateTypeSchema, graph),
-    input: attempt(helpers?.getInputTypeSchema, graph),
-    output: attempt(helpers?.getOutputTypeSchema, graph),
-    config: attempt(helpers?.getConfigTypeSchema, graph),
+export function combinedSchemas(
+  graph: unknown,
+  runtime: GraphSchemas,
+  source: GraphSchemas | undefined,
+): GraphSchemas {
+  const keys = channelKeySchema(graph);
+  return {
+    state: runtime.state ?? source?.state ?? keys,
+    input: runtime.input ?? source?.input ?? keys,
+    output: runtime.output ?? source?.output ?? keys,
+    config: runtime.config ?? source?.config ?? null,
   };
-  if (Object.values(declared).some((schema) => schema !== null)) return declared;
-  const keys = channelSchema(graph);
-  return { state: keys, input: keys, output: keys, config: null };
 }

@@ -161,8 +161,16 @@ export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   ),
   Subgraphs: {
     type: 'object',
-    description: 'Subgraph schemas by namespace.',
-    additionalProperties: schemaRef('GraphSchemas'),
+    description: "Subgraph schemas by namespace (`a`, `a|b`): each its state, input, output and config.",
+    additionalProperties: record(
+      {
+        state: nullable(object),
+        input: nullable(object),
+        output: nullable(object),
+        config: nullable(object),
+      },
+      "JSON schemas of a subgraph's state, input, output and config; null where unknown.",
+    ),
   },
   StateUpdated: record({ checkpoint: schemaRef('Checkpoint') }, 'The checkpoint the update saved.'),
   Count: { type: 'integer', minimum: 0, description: 'How many match.' },
