@@ -96,8 +96,7 @@ function plainZodSchemas(builder: RuntimeDefinitions, readers: SchemaReaders): G
   const convert = (definition: unknown): JsonSchema | null =>
     toJsonSchema && isZodSchema?.(definition) ? attempt(() => toJsonSchema(definition)) : null;
   const state = convert(builder._schemaRuntimeDefinition);
-  const input =
-    convert(builder._inputRuntimeDefinition) ?? (state && withoutRequired(state));
+  const input = convert(builder._inputRuntimeDefinition) ?? (state && withoutRequired(state));
   return {
     state,
     input,

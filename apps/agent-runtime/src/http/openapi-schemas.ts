@@ -161,7 +161,8 @@ export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   ),
   Subgraphs: {
     type: 'object',
-    description: "Subgraph schemas by namespace (`a`, `a|b`): each its state, input, output and config.",
+    description:
+      'Subgraph schemas by namespace (`a`, `a|b`): each its state, input, output and config.',
     additionalProperties: record(
       {
         state: nullable(object),

@@ -37,11 +37,7 @@ export function isOverwriteWrapper(type: ts.Type): boolean {
   return type.getProperty('__overwrite__') !== undefined;
 }
 
-function propertyType(
-  checker: ts.TypeChecker,
-  type: ts.Type,
-  name: string,
-): ts.Type | undefined {
+function propertyType(checker: ts.TypeChecker, type: ts.Type, name: string): ts.Type | undefined {
   const property = type.getProperty(name);
   if (!property) return undefined;
   const found = checker.getTypeOfSymbol(property);

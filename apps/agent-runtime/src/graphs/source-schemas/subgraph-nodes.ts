@@ -41,7 +41,8 @@ export function subgraphNodesOf(checker: ts.TypeChecker, expression: ts.Node): S
   };
 
   const followSymbol = (found: ts.Symbol | undefined): void => {
-    const symbol = found && found.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(found) : found;
+    const symbol =
+      found && found.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(found) : found;
     if (!symbol || followed.has(symbol)) return;
     followed.add(symbol);
     const declaration = symbol.valueDeclaration;
@@ -120,7 +121,10 @@ function isGraphLike(type: ts.Type): boolean {
 }
 
 /** The graph a node's action is: itself, or the one graph a function action refers to. */
-function graphExpressionOf(checker: ts.TypeChecker, action: ts.Expression): ts.Expression | undefined {
+function graphExpressionOf(
+  checker: ts.TypeChecker,
+  action: ts.Expression,
+): ts.Expression | undefined {
   const type = checker.getTypeAtLocation(action);
   if (!(type.flags & ts.TypeFlags.Any) && isGraphLike(type)) return action;
   if (!ts.isFunctionLike(action)) return undefined;

@@ -111,7 +111,11 @@ export class TypeSchemaWriter {
       }
     }
     if (literals.includes(true) && literals.includes(false)) {
-      literals.splice(0, literals.length, ...literals.filter((value) => typeof value !== 'boolean'));
+      literals.splice(
+        0,
+        literals.length,
+        ...literals.filter((value) => typeof value !== 'boolean'),
+      );
       if (!simpleTypes.includes('boolean')) simpleTypes.push('boolean');
     }
     const parts: JsonSchema[] = [];
@@ -206,9 +210,9 @@ export class TypeSchemaWriter {
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
-    const index = this.checker.getIndexInfosOfType(type).find(
-      (info) => info.keyType.flags & ts.TypeFlags.String,
-    );
+    const index = this.checker
+      .getIndexInfosOfType(type)
+      .find((info) => info.keyType.flags & ts.TypeFlags.String);
     if (index) schema.additionalProperties = this.schemaOf(index.type, depth + 1) ?? {};
     return schema;
   }
