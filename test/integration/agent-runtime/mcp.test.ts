@@ -112,9 +112,13 @@ describe('MCP at /mcp: each assistant a tool, through the official MCP SDK', () 
     })) as CallToolResult;
     expect(unknownThread).toMatchObject({ isError: true });
     expect(JSON.stringify(unknownThread.content)).toMatch(/not found/);
+    await expect(
+      client.callTool({ name: 'agent', arguments: { messages: 42 } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/messages/) });
+    // Arguments the graph's input schema takes (a role is any string) that the graph then refuses.
     const failed = (await client.callTool({
       name: 'agent',
-      arguments: { messages: 42 },
+      arguments: { messages: [{ role: 'wizard', content: 'hi' }] },
     })) as CallToolResult;
     expect(failed).toMatchObject({ isError: true });
     expect(JSON.stringify(failed.content)).toMatch(/coerce/);
