@@ -1,7 +1,7 @@
 import type { BaseStoreConstructor } from '../application/application.js';
 import type { JsonObject } from '#libs/event-store';
 import type { StoreService } from './store.service.js';
-import type { StoreItem } from './store-reads.js';
+import type { StoreItem } from './store-item-record.js';
 
 /** LangGraph's store operations, told apart by their fields as LangGraph itself does. */
 type Operation = Record<string, unknown>;

@@ -1,24 +1,16 @@
 import type { DataSource } from 'typeorm';
-import type { JsonObject } from '#libs/event-store';
 import { compileStoreFilter } from './store-filter.js';
+import {
+  ITEM_COLUMNS,
+  ITEM_ORDER,
+  LIVE,
+  toItem,
+  type ItemRecord,
+  type StoreItemFound,
+} from './store-item-record.js';
 import { namespacePath } from './store-namespace.js';
-
-/** An item as the SDK gets it. */
-export interface StoreItem {
-  namespace: string[];
-  key: string;
-  value: JsonObject;
-  created_at: string;
-  updated_at: string;
-  /** Cosine similarity to the query; only on a semantic search, null for unindexed items. */
-  score?: number | null;
-}
-
-export interface StoreItemFound extends StoreItem {
-  /** Needed to refresh the item's TTL; not shown. */
-  readonly ttlMinutes: number | null;
-  readonly expiresAt: string | null;
-}
+import { rankWithPgvector } from './store-pgvector-ranking.js';
+import type { VectorSearch } from './store-vector-search.js';
 
 export interface StoreSearch {
   readonly namespacePrefix: readonly string[];
@@ -38,41 +30,11 @@ export interface NamespaceMatch {
   readonly offset: number;
 }
 
-interface ItemRecord {
-  namespace: string[];
-  key: string;
-  value: JsonObject;
-  created_at: Date;
-  updated_at: Date;
-  ttl_minutes: number | null;
-  expires_at: Date | null;
-  score?: number | null;
-}
-
-const ITEM_COLUMNS = 'namespace, key, value, created_at, updated_at, ttl_minutes, expires_at';
-const LIVE = '(expires_at is null or expires_at > $1)';
-
-function toItem(record: ItemRecord, withScore: boolean): StoreItemFound {
-  return {
-    namespace: record.namespace,
-    key: record.key,
-    value: record.value,
-    created_at: record.created_at.toISOString(),
-    updated_at: record.updated_at.toISOString(),
-    ...(withScore ? { score: record.score === null ? null : Number(record.score) } : {}),
-    ttlMinutes: record.ttl_minutes,
-    expiresAt: record.expires_at?.toISOString() ?? null,
-  };
-}
-
-/** How similarity is computed: pgvector's operator where the server has it, an exact scan in SQL otherwise. */
-export type VectorSearchKind = 'pgvector' | 'exact-sql';
-
 /** Reads of the store's read model; expired items are never returned, swept or not. */
 export class StoreReads {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly vectorSearch: () => VectorSearchKind,
+    private readonly vectorSearch: () => VectorSearch,
   ) {}
 
   async get(namespace: readonly string[], key: string, now: Date): Promise<StoreItemFound | null> {
@@ -96,27 +58,40 @@ export class StoreReads {
     const filter = compileStoreFilter(search.filter, params.length + 1);
     where.push(...filter.conditions);
     params.push(...filter.params);
+    if (search.queryVector) return this.rank(where, params, search, search.queryVector);
     params.push(search.limit, search.offset);
-    const page = `limit $${params.length - 1} offset $${params.length}`;
-    if (!search.queryVector) {
-      const rows: ItemRecord[] = await this.dataSource.query(
-        `select ${ITEM_COLUMNS} from store_items where ${where.join(' and ')}
-          order by updated_at desc, namespace_path, key ${page}`,
-        params,
-      );
-      return rows.map((row) => toItem(row, false));
-    }
-    params.push(this.vectorParam(search.queryVector));
-    const query = `$${params.length}`;
-    const score =
-      this.vectorSearch() === 'pgvector'
-        ? `(select max(1 - (v.pgv <=> ${query}::vector)) from store_item_vectors v
-             where v.item_id = store_items.item_id)`
-        : `store_best_dot(embeddings, ${query}::real[])`;
     const rows: ItemRecord[] = await this.dataSource.query(
-      `select ${ITEM_COLUMNS}, ${score} as score from store_items
-        where ${where.join(' and ')}
-        order by score desc nulls last, updated_at desc, namespace_path, key ${page}`,
+      `select ${ITEM_COLUMNS} from store_items where ${where.join(' and ')}
+        order by ${ITEM_ORDER} limit $${params.length - 1} offset $${params.length}`,
+      params,
+    );
+    return rows.map((row) => toItem(row, false));
+  }
+
+  private async rank(
+    where: string[],
+    params: unknown[],
+    search: StoreSearch,
+    queryVector: readonly number[],
+  ): Promise<StoreItemFound[]> {
+    const vectorSearch = this.vectorSearch();
+    const { limit, offset } = search;
+    if (vectorSearch.kind === 'pgvector') {
+      const rows = await rankWithPgvector(this.dataSource, vectorSearch, {
+        where,
+        params,
+        queryVector,
+        limit,
+        offset,
+      });
+      return rows.map((row) => toItem(row, true));
+    }
+    params.push(`{${queryVector.join(',')}}`, limit, offset);
+    const rows: ItemRecord[] = await this.dataSource.query(
+      `select ${ITEM_COLUMNS}, store_best_dot(embeddings, $${params.length - 2}::real[]) as score
+         from store_items where ${where.join(' and ')}
+        order by score desc nulls last, ${ITEM_ORDER}
+        limit $${params.length - 1} offset $${params.length}`,
       params,
     );
     return rows.map((row) => toItem(row, true));
@@ -167,9 +142,5 @@ export class StoreReads {
         [now, limit],
       );
     return rows.map((row) => ({ ...row, expiresAt: row.expires_at.toISOString() }));
-  }
-
-  private vectorParam(vector: readonly number[]): string {
-    return this.vectorSearch() === 'pgvector' ? `[${vector.join(',')}]` : `{${vector.join(',')}}`;
   }
 }

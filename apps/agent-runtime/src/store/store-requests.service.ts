@@ -4,7 +4,7 @@ import type { AuthFilters } from '../auth/custom-auth.js';
 import { StoreAccess, storeItemMatches } from './store-access.js';
 import { requireValidNamespace } from './store-namespace.js';
 import type * as Requests from './store.dto.js';
-import type { StoreItem } from './store-reads.js';
+import type { StoreItem } from './store-item-record.js';
 import { StoreService, type StoreItemFilter } from './store.service.js';
 
 /** With auth filters, namespace listings look through at most this many for the page. */

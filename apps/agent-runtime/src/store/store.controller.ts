@@ -19,7 +19,7 @@ import {
   PutStoreItemDto,
   SearchStoreItemsDto,
 } from './store.dto.js';
-import type { StoreItem } from './store-reads.js';
+import type { StoreItem } from './store-item-record.js';
 import { StoreRequests } from './store-requests.service.js';
 
 @Controller('store')

@@ -12,13 +12,8 @@ import { decideStore, type StoreCommand } from './store.decider.js';
 import type { StoreEvent, StoreVectors } from './store.events.js';
 import { embedItems, textsToEmbed, unitVector, type Embedder } from './store-embeddings.js';
 import { requireValidNamespace, storeItemId, storeStream } from './store-namespace.js';
-import {
-  StoreReads,
-  type NamespaceMatch,
-  type StoreItem,
-  type StoreItemFound,
-  type StoreSearch,
-} from './store-reads.js';
+import type { StoreItem, StoreItemFound } from './store-item-record.js';
+import { StoreReads, type NamespaceMatch, type StoreSearch } from './store-reads.js';
 import { StoreSettings } from './store-settings.js';
 import { StoreVectorSearch } from './store-vector-search.js';
 
@@ -58,7 +53,7 @@ export class StoreService {
     @Inject(StoreSettings) private readonly settings: StoreSettings,
     @Inject(StoreVectorSearch) vectorSearch: StoreVectorSearch,
   ) {
-    this.reads = new StoreReads(dataSource, () => vectorSearch.kind);
+    this.reads = new StoreReads(dataSource, () => vectorSearch.search);
   }
 
   /** Puts (and deletes, as puts of null): embedded together, one append per namespace. */
