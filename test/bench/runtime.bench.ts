@@ -34,7 +34,7 @@ import { startReferenceServer, type ReferenceServer } from './reference-server.j
 import { costPerRun, idleRates, sampleCost } from './run-cost.js';
 import { loadGoal, waitLoad, type WaitLoad } from './load.bench-phase.js';
 import { scaleOutBench } from './scale-out.bench-phase.js';
-import { storeBench } from './store.bench-phase.js';
+import { storeBench, type StoreBenchResult } from './store.bench-phase.js';
 import { streamingV2Bench } from './streaming-v2.bench-phase.js';
 import { growingThreadBench } from './growing-thread.bench-phase.js';
 import {
@@ -72,7 +72,8 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5_000);
 /**
  * The phases to run (`BENCH_PHASES`, comma-separated): `comparison` (Berth against the reference
  * server and in-process LangGraph), `streaming-v2` (thread streaming v2 against Berth's classic
- * stream and the reference server's v2) and `soak`. All by default.
+ * stream and the reference server's v2), `soak`, and `store` (the store's puts and searches; part
+ * of `comparison` too). All by default.
  */
 const PHASES = benchPhases(process.env.BENCH_PHASES);
 /**
@@ -570,7 +571,7 @@ async function stopRuntime(runtime: RuntimeProcess): Promise<void> {
 }
 
 function benchPhases(value: string | undefined): ReadonlySet<string> {
-  const known = ['comparison', 'streaming-v2', 'soak'];
+  const known = ['comparison', 'streaming-v2', 'soak', 'store'];
   const asked = (value ?? '')
     .split(',')
     .map((phase) => phase.trim())
@@ -581,6 +582,41 @@ function benchPhases(value: string | undefined): ReadonlySet<string> {
     }
   }
   return new Set(asked.length > 0 ? asked : known);
+}
+
+/** The store's goals, its semantic queries each against LangGraph's InMemoryStore. */
+function storeGoals(store: StoreBenchResult): string {
+  const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+  const [put, putPeer] = store.putP50;
+  const [search, searchPeer] = store.searchP50;
+  const [semantic, semanticPeer] = store.semanticP50;
+  const [pgvector, pgvectorPeer] = store.pgvectorP50;
+  return (
+    `Goal: store put p50 within 3x of the in-memory reference: ${millis(put)} vs ${millis(putPeer)}` +
+    ` (${(put / putPeer).toFixed(2)}x): ${verdict(put <= 3 * putPeer)}` +
+    `; filtered search faster than it: ${millis(search)} vs ${millis(searchPeer)}: ${verdict(search < searchPeer)}` +
+    `; semantic query ${millis(semantic)} vs ${millis(semanticPeer)}: ${verdict(semantic < semanticPeer)}` +
+    ` (similarity: ${store.vectorSearch}).` +
+    `\nGoal: semantic query on pgvector (HNSW, PGlite) within 2x of the InMemoryStore: ` +
+    `${millis(pgvector)} vs ${millis(pgvectorPeer)} (${(pgvector / pgvectorPeer).toFixed(2)}x): ` +
+    `${verdict(pgvector <= 2 * pgvectorPeer)} (its HNSW index walked ${store.pgvectorIndexScans} times in ${ITERATIONS} queries)`
+  );
+}
+
+/** The store alone (`BENCH_PHASES=store`): test/bench/store.bench-phase.ts. */
+async function storePhase(reference: ReferenceServer): Promise<void> {
+  console.log(
+    `Store benchmark: Berth against the reference in-memory server, langgraphjs dev ` +
+      `${reference.version} (${reference.url}), and LangGraph's InMemoryStore; Node ${process.version}; ${load()}`,
+  );
+  const started = performance.now();
+  const store = await storeBench(
+    { name: 'reference', url: reference.url, headers: {} },
+    ITERATIONS,
+  );
+  console.log(`  store: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  printTable('Store', 'reference', store.rows);
+  console.log(`\n${storeGoals(store)}`);
 }
 
 /**
@@ -912,11 +948,7 @@ async function comparisonPhases(
       ` (${durable === streamed ? 'equal' : 'NOT equal'}); each resume after event ${count(RESUME_AFTER_EVENT)}` +
       ` got ${resumedAll ? 'exactly the remaining' : 'NOT the remaining'} ${count(streamed - RESUME_AFTER_EVENT)}.` +
       `\nScale-out: ${scale.runs} runs over 1 then 2 worker processes, ${scale.startedTwice} started twice: ${verdict(scale.startedTwice === 0)}` +
-      `\nGoal: store put p50 within 3x of the in-memory reference: ${millis(store.putP50[0])} vs ${millis(store.putP50[1])}` +
-      ` (${(store.putP50[0] / store.putP50[1]).toFixed(2)}x): ${verdict(store.putP50[0] <= 3 * store.putP50[1])}` +
-      `; filtered search faster than it: ${millis(store.searchP50[0])} vs ${millis(store.searchP50[1])}: ${verdict(store.searchP50[0] < store.searchP50[1])}` +
-      `; semantic query ${millis(store.semanticP50[0])} vs ${millis(store.semanticP50[1])}: ${verdict(store.semanticP50[0] < store.semanticP50[1])}` +
-      ` (similarity: ${store.vectorSearch}).`,
+      `\n${storeGoals(store)}`,
   );
   if (resumePeer.failure !== undefined) {
     console.log(`Reference resume: ${resumePeer.failure}.`);
@@ -964,7 +996,8 @@ async function main(): Promise<void> {
       });
     })();
     const comparing = PHASES.has('comparison');
-    const referenced = comparing || PHASES.has('streaming-v2');
+    const storeAlone = PHASES.has('store') && !comparing;
+    const referenced = comparing || storeAlone || PHASES.has('streaming-v2');
     const startingReference = referenced
       ? (async () => {
           reference = await startReferenceServer({ appDir: APP_DIR });
@@ -986,6 +1019,7 @@ async function main(): Promise<void> {
       await streamingV2Phase(runtime, reference, berth, !comparing);
     }
     if (PHASES.has('soak')) await soakPhase(runtime, berth, !comparing);
+    if (storeAlone && reference) await storePhase(reference);
     const outputs: (readonly [string, string])[] = [['berth', runtime.output()]];
     if (reference) outputs.push(['reference', reference.output()]);
     for (const [name, output] of outputs) {

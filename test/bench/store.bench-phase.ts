@@ -1,5 +1,7 @@
 import { InMemoryStore } from '@langchain/langgraph-checkpoint';
 import { resolve } from 'node:path';
+import { queryRows } from '../support/database-query.js';
+import { startPgliteServer, type PgliteServer } from '../support/pglite-server.js';
 import { startRuntime, type RuntimeProcess } from '../support/runtime-process.js';
 import { millis, openBenchDatabase, percentile, ratio, type Row } from './bench-support.js';
 import { DIMS, embed } from '../fixtures/compat-app/src/embed.js';
@@ -22,7 +24,21 @@ export interface StoreBenchResult {
   readonly putP50: [number, number];
   readonly searchP50: [number, number];
   readonly semanticP50: [number, number];
+  /** pgvector (HNSW) on PGlite against the same InMemoryStore. */
+  readonly pgvectorP50: [number, number];
+  /** How many times the HNSW index was walked, over as many queries as `iterations`. */
+  readonly pgvectorIndexScans: number;
   readonly vectorSearch: string;
+}
+
+async function hnswScans(url: string): Promise<number> {
+  await queryRows(url, 'select pg_stat_force_next_flush()');
+  const [row] = await queryRows<{ scans: string }>(
+    url,
+    `select idx_scan as scans from pg_stat_user_indexes
+      where indexrelname = 'store_item_vectors_nearest'`,
+  );
+  return Number(row?.scans ?? 0);
 }
 
 function sentence(i: number): string {
@@ -75,7 +91,9 @@ async function seed(target: StoreTarget, namespace: string[], count: number): Pr
  * The store's figures: puts and filtered searches over 1,000 items against the reference
  * server's store (in memory, through its HTTP API), and semantic queries over 10,000 embedded
  * items against LangGraph's `InMemoryStore` with the same embedding, in this process (the
- * reference server has no `store.index`, so its HTTP API cannot rank by meaning).
+ * reference server has no `store.index`, so its HTTP API cannot rank by meaning). The semantic
+ * queries run twice on Berth: on the benchmark's PostgreSQL (pgvector where it has it), and on
+ * PGlite with pgvector over the wire protocol (test/support/pglite-server.ts), by its HNSW index.
  */
 export async function storeBench(
   reference: StoreTarget,
@@ -83,8 +101,22 @@ export async function storeBench(
 ): Promise<StoreBenchResult> {
   const database = await openBenchDatabase('store');
   let runtime: RuntimeProcess | undefined;
+  let pglite: PgliteServer | undefined;
+  let pgvectorRuntime: RuntimeProcess | undefined;
   try {
     runtime = await startRuntime({ databaseUrl: database.url, graphConfig: MEMORY_APP });
+    pglite = await startPgliteServer();
+    pgvectorRuntime = await startRuntime({ databaseUrl: pglite.url, graphConfig: MEMORY_APP });
+    const pgvector: StoreTarget = {
+      name: 'berth on PGlite with pgvector',
+      url: pgvectorRuntime.url,
+      headers: { 'x-api-key': pgvectorRuntime.apiKey },
+    };
+    if (!pgvectorRuntime.output().includes('pgvector extension, with an HNSW index')) {
+      throw new Error(
+        `The runtime on PGlite does not use pgvector's HNSW index:\n${pgvectorRuntime.output()}`,
+      );
+    }
     const berth: StoreTarget = {
       name: 'berth',
       url: runtime.url,
@@ -113,7 +145,13 @@ export async function storeBench(
     }
 
     const semanticNamespace = ['bench', 'semantic'];
-    await seed(berth, semanticNamespace, SEMANTIC_ITEMS);
+    await Promise.all([
+      seed(berth, semanticNamespace, SEMANTIC_ITEMS),
+      seed(pgvector, semanticNamespace, SEMANTIC_ITEMS),
+    ]);
+    // PGlite has no autovacuum: this is its ANALYZE, without which the planner, thinking the
+    // tables empty, joins and sorts everything instead of walking the HNSW index.
+    await queryRows(pglite.url, 'analyze store_items, store_item_vectors');
     const inMemory = new InMemoryStore({
       index: {
         dims: DIMS,
@@ -128,18 +166,22 @@ export async function storeBench(
       await inMemory.put(semanticNamespace, `item-${i}`, { kind: i % 10, text: sentence(i) });
     }
     const semantic: [number[], number[]] = [[], []];
+    const pgvectorSemantic: [number[], number[]] = [[], []];
+    const ask = (target: StoreTarget, query: string) => () =>
+      call(target, 'POST', '/store/items/search', {
+        namespace_prefix: semanticNamespace,
+        query,
+        limit: 10,
+      });
     for (let i = 0; i < iterations; i += 1) {
       const query = `${WORDS[i % WORDS.length]} and ${WORDS[(i + 3) % WORDS.length]}`;
-      semantic[0].push(
-        await timed(() =>
-          call(berth, 'POST', '/store/items/search', {
-            namespace_prefix: semanticNamespace,
-            query,
-            limit: 10,
-          }),
-        ),
+      semantic[0].push(await timed(ask(berth, query)));
+      pgvectorSemantic[0].push(await timed(ask(pgvector, query)));
+      const inMemoryTime = await timed(() =>
+        inMemory.search(semanticNamespace, { query, limit: 10 }),
       );
-      semantic[1].push(await timed(() => inMemory.search(semanticNamespace, { query, limit: 10 })));
+      semantic[1].push(inMemoryTime);
+      pgvectorSemantic[1].push(inMemoryTime);
     }
 
     const p50 = (samples: [number[], number[]]): [number, number] => [
@@ -156,6 +198,8 @@ export async function storeBench(
       putP50: p50(puts),
       searchP50: p50(searches),
       semanticP50: p50(semantic),
+      pgvectorP50: p50(pgvectorSemantic),
+      pgvectorIndexScans: await hnswScans(pglite.url),
       vectorSearch,
     };
     return {
@@ -167,10 +211,16 @@ export async function storeBench(
           `store semantic query, ${SEMANTIC_ITEMS} items (${DIMS} dims; peer: InMemoryStore in-process), p50`,
           result.semanticP50,
         ),
+        row(
+          `store semantic query, ${SEMANTIC_ITEMS} items, pgvector HNSW on PGlite (peer: InMemoryStore in-process), p50`,
+          result.pgvectorP50,
+        ),
       ],
     };
   } finally {
     await runtime?.stop();
+    await pgvectorRuntime?.stop();
+    await pglite?.stop();
     await database.close();
   }
 }
