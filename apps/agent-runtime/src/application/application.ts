@@ -9,7 +9,8 @@ import {
 } from '../checkpoints/index.js';
 import { CustomAuth } from '../auth/custom-auth.js';
 import { requireServedGraph } from '../common/graph-availability.js';
-import { GraphCatalog } from '../common/runtime-tokens.js';
+import { GraphCatalog, type DefaultAssistantSettings } from '../common/runtime-tokens.js';
+import { defaultAssistantSettings } from '../graphs/default-assistant-settings.js';
 import {
   GraphConfigError,
   readGraphConfig,
@@ -64,6 +65,7 @@ export class Application extends GraphCatalog {
     private readonly logger: ServerLogger,
     /** How long reading the graphs' source for schemas may take (`LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS`). */
     private readonly schemaTimeoutMs: number,
+    private readonly defaults: (graphId: string) => DefaultAssistantSettings,
   ) {
     super();
     this.schemas = this.schemaCatalog(registry);
@@ -87,6 +89,7 @@ export class Application extends GraphCatalog {
         : nodeVersionProblem(config.nodeVersion, process.versions.node);
     if (tooOld !== undefined) throw new GraphConfigError(config.configFile, tooOld);
     for (const [name, value] of Object.entries(await readGraphEnv(config))) env[name] ??= value;
+    const defaults = defaultAssistantSettings(env.LANGGRAPH_CONFIG);
     const logger = processLogger(logLevelOf(env.LOG_LEVEL));
     registerServerLogger(logger);
     const registry = GraphRegistry.fromConfig(config);
@@ -97,6 +100,7 @@ export class Application extends GraphCatalog {
       checkpointCacheBytes,
       logger,
       sourceSchemaTimeoutOf(env.LANGGRAPH_SCHEMA_RESOLVE_TIMEOUT_MS),
+      defaults,
     );
     ({ served: application.served, failed: application.failed } = await loadEveryGraph(registry));
     if (application.served.length === 0) {
@@ -163,6 +167,10 @@ export class Application extends GraphCatalog {
 
   failedGraphs(): ReadonlyMap<string, string> {
     return this.failed;
+  }
+
+  defaultAssistant(graphId: string): DefaultAssistantSettings {
+    return this.defaults(graphId);
   }
 
   /**

@@ -73,14 +73,20 @@ export class AssistantsService {
     return this.resource(state);
   }
 
-  /** Each graph's default assistant, at the id that the interface's platform gives it. */
+  /**
+   * Each graph's default assistant, at the id that the interface's platform gives it, created
+   * with the config and context of `LANGGRAPH_CONFIG`. One that exists is left as it is, as the
+   * reference server does: a changed `LANGGRAPH_CONFIG` reaches only default assistants made
+   * afterwards.
+   */
   async ensureDefaults(now: string): Promise<void> {
     for (const graphId of this.graphs.graphIds()) {
+      const { config, context } = this.graphs.defaultAssistant(graphId);
       await this.execute(defaultAssistantId(graphId), {
         kind: 'create',
         assistant_id: defaultAssistantId(graphId),
         graph_id: graphId,
-        fields: { name: graphId, metadata: { created_by: 'system' } },
+        fields: { name: graphId, config, context, metadata: { created_by: 'system' } },
         if_exists: 'do_nothing',
         now,
       });
