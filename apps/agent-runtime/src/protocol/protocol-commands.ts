@@ -280,7 +280,7 @@ export class ProtocolCommands {
   private async fork(threadId: string, params: JsonObject): Promise<JsonObject> {
     const checkpointId = requiredString(params, 'checkpoint_id', 'state.fork');
     try {
-      await this.state.state(threadId, checkpointId, false);
+      await this.state.state(threadId, { checkpoint_id: checkpointId }, false);
     } catch (error) {
       const missing =
         (error instanceof HttpException && error.getStatus() === 404) ||

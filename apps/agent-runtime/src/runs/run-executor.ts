@@ -143,7 +143,9 @@ export class RunExecutor {
             await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
           }
           const captured =
-            claimed.attempt === 1 && claimed.cancelAction ? undefined : await this.threadState(run);
+            claimed.attempt === 1 && claimed.cancelAction
+              ? undefined
+              : await this.threadState(run, claimed.attempt);
           return { outcome: ended, state: captured };
         },
       );
@@ -317,11 +319,16 @@ export class RunExecutor {
     return end;
   }
 
-  private async threadState(run: RunCreatedData): Promise<StateSnapshotLike | undefined> {
+  private async threadState(
+    run: RunCreatedData,
+    attempt: number,
+  ): Promise<StateSnapshotLike | undefined> {
     try {
-      const graph = await this.application.graph(run.graph_id, {
-        configurable: { thread_id: run.thread_id },
-      });
+      // A factory builds the graph of the run's config: the one that wrote the checkpoints.
+      const graph = await this.application.graph(
+        run.graph_id,
+        this.graphConfig(run, attempt) as never,
+      );
       return (await graph.getState({
         configurable: { thread_id: run.thread_id },
       })) as StateSnapshotLike;

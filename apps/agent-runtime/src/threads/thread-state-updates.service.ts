@@ -14,11 +14,13 @@ import { RunQueue } from '../run-records/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
 import { summarizeState, type StateSnapshotLike } from './thread-state.resource.js';
 import { ThreadsService, type ThreadKey } from './threads.service.js';
+import type { CheckpointAddress } from './checkpoint-address.js';
+import { threadGraphConfig } from './thread-graph-config.js';
 
 export interface StateUpdate {
   readonly values: JsonValue | undefined;
   readonly asNode: string | undefined;
-  readonly checkpoint: JsonObject | undefined;
+  readonly checkpoint: CheckpointAddress;
   readonly checkpointId: string | undefined;
 }
 
@@ -81,7 +83,7 @@ export class ThreadStateUpdates {
     if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
     const from = {
       ...(update.checkpointId ? { checkpoint_id: update.checkpointId } : {}),
-      ...(update.checkpoint ?? {}),
+      ...update.checkpoint,
     };
     return this.write(threadId, undefined, {
       from,
@@ -149,9 +151,10 @@ export class ThreadStateUpdates {
     return this.queue.whileIdle(
       threadId,
       async (found) => {
-        const graphId = this.graphOf(thread ?? found ?? (await this.threads.row(threadId)));
+        const key = thread ?? found ?? (await this.threads.row(threadId));
+        const graphId = this.graphOf(key);
         return this.application.holdingCheckpoints(graphId, threadId, (checkpoints) =>
-          this.writeHeld(graphId, threadId, checkpoints, write),
+          this.writeHeld(graphId, key, checkpoints, write),
         );
       },
       thread ? undefined : this.threads.rowUnderLock(threadId),
@@ -161,13 +164,15 @@ export class ThreadStateUpdates {
   /** The update, while the thread is idle and its checkpoints held. */
   private async writeHeld(
     graphId: string,
-    threadId: string,
+    thread: ThreadKey,
     checkpoints: CheckpointHold,
     write: HeldWrite,
   ): Promise<StateUpdated> {
-    const graph = (await this.application.graph(graphId, {
-      configurable: { thread_id: threadId },
-    })) as unknown as UpdatableGraph;
+    const threadId = thread.thread_id;
+    const graph = (await this.application.graph(
+      graphId,
+      threadGraphConfig(thread),
+    )) as unknown as UpdatableGraph;
     const next = await refusedAsBadRequest(() =>
       write.apply(graph, {
         configurable: { thread_id: threadId, checkpoint_ns: '', ...write.from },
@@ -195,7 +200,7 @@ export class ThreadStateUpdates {
   }
 
   /** The graph a thread's state belongs to: `metadata.graph_id`, set by its first run. */
-  graphOf(thread: ThreadKey): string {
+  graphOf(thread: Pick<ThreadKey, 'thread_id' | 'metadata'>): string {
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') {
       throw new DomainError(

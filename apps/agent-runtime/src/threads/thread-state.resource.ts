@@ -46,23 +46,28 @@ function errorMessage(error: unknown): string | null {
   return error instanceof Error ? error.message : JSON.stringify(error);
 }
 
-/** A thread's state as the API shows it (the SDK's `ThreadState`), checkpoint ids included. */
-export interface ThreadStateResource {
+/** A state as the API shows it (the SDK's `ThreadState`); a subgraph task's state is one too. */
+export interface StateResource {
   readonly values: JsonValue;
   readonly next: JsonValue;
   readonly tasks: JsonValue;
   readonly metadata: JsonValue;
   readonly created_at: string | null;
   readonly checkpoint: JsonValue;
-  readonly checkpoint_id: string | null;
   readonly parent_checkpoint: JsonValue;
+}
+
+/**
+ * A thread's state as the API shows it, with the Python server's `checkpoint_id` and
+ * `parent_checkpoint_id` at its top level (the states of subgraph tasks have neither, as in the
+ * JS server's answers).
+ */
+export interface ThreadStateResource extends StateResource {
+  readonly checkpoint_id: string | null;
   readonly parent_checkpoint_id: string | null;
 }
 
-/** A thread state as the API shows it, in the shape of the reference server plus the checkpoint ids. */
-export function threadStateResource(snapshot: StateSnapshotLike): ThreadStateResource {
-  const checkpoint = checkpointOf(snapshot.config);
-  const parent = checkpointOf(snapshot.parentConfig);
+function stateResource(snapshot: StateSnapshotLike): StateResource {
   const metadata = { ...(snapshot.metadata ?? {}) };
   if (metadata.checkpoint_ns === '') delete metadata.checkpoint_ns;
   return toJsonValue({
@@ -78,16 +83,32 @@ export function threadStateResource(snapshot: StateSnapshotLike): ThreadStateRes
         task.state && typeof task.state === 'object' && 'configurable' in task.state
           ? ((task.state as { configurable?: unknown }).configurable ?? null)
           : null,
-      state: isSnapshot(task.state) ? threadStateResource(task.state) : null,
+      state: isSnapshot(task.state) ? stateResource(task.state) : null,
       result: task.result ?? null,
     })),
     metadata,
     created_at: snapshot.createdAt ?? null,
-    checkpoint,
-    checkpoint_id: checkpoint?.checkpoint_id ?? null,
-    parent_checkpoint: parent,
-    parent_checkpoint_id: parent?.checkpoint_id ?? null,
-  }) as unknown as ThreadStateResource;
+    checkpoint: checkpointOf(snapshot.config),
+    parent_checkpoint: checkpointOf(snapshot.parentConfig),
+  }) as unknown as StateResource;
+}
+
+/** A thread's state (or a subgraph's, read by its `checkpoint_ns`) as the API answers it. */
+export function threadStateResource(snapshot: StateSnapshotLike): ThreadStateResource {
+  const state = stateResource(snapshot);
+  return {
+    ...state,
+    checkpoint_id: checkpointIdOf(state.checkpoint),
+    parent_checkpoint_id: checkpointIdOf(state.parent_checkpoint),
+  };
+}
+
+function checkpointIdOf(checkpoint: JsonValue): string | null {
+  const id =
+    typeof checkpoint === 'object' && checkpoint !== null && !Array.isArray(checkpoint)
+      ? checkpoint.checkpoint_id
+      : undefined;
+  return typeof id === 'string' ? id : null;
 }
 
 /** The state of a thread no run has touched yet. */

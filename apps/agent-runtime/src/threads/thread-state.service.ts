@@ -9,6 +9,8 @@ import {
   type ThreadStateResource,
 } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
+import type { CheckpointAddress } from './checkpoint-address.js';
+import { threadGraphConfig } from './thread-graph-config.js';
 
 interface HistoryGraph {
   getStateHistory(
@@ -21,7 +23,7 @@ export interface HistoryOptions {
   readonly limit: number;
   readonly before?: JsonObject;
   readonly filter?: JsonObject;
-  readonly checkpoint?: JsonObject;
+  readonly checkpoint?: CheckpointAddress;
 }
 
 /** A thread's state and history, computed by its graph from the checkpoints in the log. */
@@ -32,29 +34,25 @@ export class ThreadStateService {
     @Inject(ThreadsService) private readonly threads: ThreadsService,
   ) {}
 
+  /**
+   * The thread's state at `at` (the latest of the root graph when absent). With a subgraph's
+   * `checkpoint_ns`, LangGraph answers the subgraph's state.
+   */
   async state(
     threadId: string,
-    checkpointId: string | undefined,
+    at: CheckpointAddress | undefined,
     subgraphs: boolean,
   ): Promise<ThreadStateResource> {
     const thread = await this.threads.row(threadId);
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') return EMPTY_THREAD_STATE;
-    const graph = await this.application.graph(graphId, {
-      configurable: { thread_id: thread.thread_id },
-    });
+    const graph = await this.application.graph(graphId, threadGraphConfig(thread));
     const snapshot = (await graph.getState(
-      {
-        configurable: {
-          thread_id: thread.thread_id,
-          checkpoint_ns: '',
-          ...(checkpointId ? { checkpoint_id: checkpointId } : {}),
-        },
-      },
+      { configurable: { thread_id: thread.thread_id, checkpoint_ns: '', ...at } },
       { subgraphs },
     )) as StateSnapshotLike;
-    if (checkpointId && snapshot.createdAt === undefined) {
-      throw notFound(`Checkpoint ${checkpointId} not found`);
+    if (at?.checkpoint_id && snapshot.createdAt === undefined) {
+      throw notFound(`Checkpoint ${at.checkpoint_id} not found`);
     }
     return threadStateResource(snapshot);
   }
@@ -63,9 +61,10 @@ export class ThreadStateService {
     const thread = await this.threads.row(threadId);
     const graphId = thread.metadata.graph_id;
     if (typeof graphId !== 'string') return [];
-    const graph = (await this.application.graph(graphId, {
-      configurable: { thread_id: thread.thread_id },
-    })) as unknown as HistoryGraph;
+    const graph = (await this.application.graph(
+      graphId,
+      threadGraphConfig(thread),
+    )) as unknown as HistoryGraph;
     const states: ThreadStateResource[] = [];
     const history = graph.getStateHistory(
       {

@@ -33,6 +33,7 @@ import type { Thread } from './thread.resource.js';
 import type { ThreadStateResource } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
 import { IdPipe } from '../common/id.pipe.js';
+import { checkpointAddress } from './checkpoint-address.js';
 
 const now = (): string => new Date().toISOString();
 
@@ -147,7 +148,7 @@ export class ThreadsController {
         values: body.values,
         // Null is not given, as the SDK sends an absent option.
         asNode: body.as_node ?? undefined,
-        checkpoint: body.checkpoint ?? undefined,
+        checkpoint: checkpointAddress(body.checkpoint),
         checkpointId: body.checkpoint_id ?? undefined,
       },
       now(),
@@ -173,12 +174,7 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: StateAtCheckpointDto,
   ): Promise<ThreadStateResource> {
-    const checkpointId = body.checkpoint?.checkpoint_id;
-    return this.state.state(
-      threadId,
-      typeof checkpointId === 'string' ? checkpointId : undefined,
-      body.subgraphs ?? false,
-    );
+    return this.state.state(threadId, checkpointAddress(body.checkpoint), body.subgraphs ?? false);
   }
 
   @Returns('ThreadState')
@@ -189,7 +185,7 @@ export class ThreadsController {
     @Param('checkpointId') checkpointId: string,
     @Query() query: StateQueryDto,
   ): Promise<ThreadStateResource> {
-    return this.state.state(threadId, checkpointId, query.subgraphs ?? false);
+    return this.state.state(threadId, { checkpoint_id: checkpointId }, query.subgraphs ?? false);
   }
 
   @Returns(listOf('ThreadState'))
@@ -217,7 +213,7 @@ export class ThreadsController {
       limit: body.limit ?? 10,
       before: beforeConfig(body.before ?? undefined),
       filter: body.metadata ?? undefined,
-      checkpoint: body.checkpoint ?? undefined,
+      checkpoint: checkpointAddress(body.checkpoint),
     });
   }
 }

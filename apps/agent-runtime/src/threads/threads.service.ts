@@ -31,7 +31,8 @@ import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
 /** What a thread's state writes need of its row. */
-export type ThreadKey = Pick<ThreadRow, 'thread_id' | 'metadata'>;
+/** What state reads and writes need of a thread: its graph (in `metadata`) and its config. */
+export type ThreadKey = Pick<ThreadRow, 'thread_id' | 'metadata' | 'config'>;
 
 /** Minutes of the TTL a thread created without one gets (`checkpointer.ttl.default_ttl`), or null. */
 export const DEFAULT_THREAD_TTL_MINUTES = Symbol('DEFAULT_THREAD_TTL_MINUTES');
@@ -224,7 +225,7 @@ export class ThreadsService {
   rowUnderLock(threadId: string): ReadUnderLock<ThreadKey | undefined> {
     return {
       sql: (literal) =>
-        `select thread_id, metadata from threads where thread_id = ${literal(threadId)}`,
+        `select thread_id, metadata, config from threads where thread_id = ${literal(threadId)}`,
       take: (rows) => {
         const [row] = rows as ThreadKey[];
         return row && typeof row.metadata.graph_id === 'string' ? row : undefined;
