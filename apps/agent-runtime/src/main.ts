@@ -9,7 +9,8 @@ import { splitConnectionBudget, type Persistence, type PoolSizes } from '#libs/p
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
 import { Application } from './application/application.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
-import { configureRuntimeHttp } from './http/runtime-http.js';
+import { configureRuntimeHttp, serveInProcessClient } from './http/runtime-http.js';
+import { InProcessGrants } from './http/in-process-grants.js';
 import { ServedRoutes } from './http/served-routes.js';
 import { stopWithParent } from './parent-process.js';
 import { RunQueue } from './run-records/run-queue.js';
@@ -66,15 +67,18 @@ async function main(): Promise<void> {
     { logger: nestLogger, bodyParser: false },
   );
   const drain = app.get(HttpDrain);
+  const grants = new InProcessGrants();
   configureRuntimeHttp(app, {
     application,
     routes,
     customAuth,
     keys: { accepts: keyAcceptor(config.apiKeys), publicPaths },
     drain,
+    grants,
   });
   // Starts the projections, the default assistants, the workers and the reloader, then serves.
   await app.listen({ port: config.port, host: config.host });
+  serveInProcessClient(app, grants, ownUrl(config.host, config.port));
   logger.info(
     `Berth agent runtime for ${config.graphConfigPath} on http://${config.host}:${config.port} ` +
       `(graphs: ${application.graphIds().join(', ')})`,
@@ -95,6 +99,13 @@ async function main(): Promise<void> {
       stop('stdin closed (parent gone)');
     });
   }
+}
+
+/** The server's URL as this process reaches it: a wildcard address is reached on loopback. */
+function ownUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
 /**

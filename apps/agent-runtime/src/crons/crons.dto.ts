@@ -7,13 +7,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  IsUrl,
   IsUUID,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { PageDto } from '../common/page.dto.js';
+import { IsWebhookTarget } from '../common/webhook-target.js';
 import { toNormalizedId } from '../common/id.pipe.js';
 import { CreateRunDto, NodeNamesOrAll } from '../runs/runs.dto.js';
 
@@ -84,7 +84,7 @@ export class UpdateCronDto {
   context?: JsonObject;
 
   @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsWebhookTarget()
   webhook?: string;
 
   @NodeNamesOrAll('interrupt_before')

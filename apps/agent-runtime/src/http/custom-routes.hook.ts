@@ -5,6 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomRoutes } from '../application/application.js';
 import type { RouteGroup } from '../graphs/graph-config-sections.js';
 import { webRequestOf } from '../common/web-request.js';
+import { isHonoApp, throughApplication, type BerthRoutes } from './application-pipeline.js';
+import { dispatchInProcess } from './in-process-dispatch.js';
+import type { InProcessGrants } from './in-process-grants.js';
 
 /** Which of Berth's route groups a path belongs to; `/ok` is Berth's own health check, always served. */
 export function routeGroupOf(path: string): RouteGroup | undefined {
@@ -38,21 +41,93 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   });
 }
 
+export interface CustomRoutesOptions {
+  /** The application's app as served now (it changes on reload). */
+  readonly customRoutes: () => CustomRoutes | string | undefined;
+  readonly disabled: ReadonlySet<RouteGroup>;
+  readonly grants: InProcessGrants;
+  /** Berth's own paths (health, OpenAPI, metrics): served by Berth alone, without a key. */
+  readonly isPublic: (url: string) => boolean;
+}
+
+function turnedOff(group: RouteGroup): Response {
+  return Response.json(
+    { detail: `The ${group} routes are turned off by http.disable_${group}` },
+    { status: 404 },
+  );
+}
+
 /**
- * The application's own routes beside Berth's: a request that no route of Berth's answers, or
- * that falls in a group `http.disable_*` took away, goes to the application's app, body
- * untouched. Berth's routes win on conflict unless their group is disabled. Runs after the API
- * key check.
+ * Berth's routes for a request that went through the application's middleware: handed over in
+ * process, as the request it continues is authenticated; a group `http.disable_*` took away is
+ * a 404.
  */
-export function registerCustomRoutes(
-  app: FastifyInstance,
-  customRoutes: () => CustomRoutes | string | undefined,
-  disabled: ReadonlySet<RouteGroup>,
-): void {
+function berthRoutesFor(
+  fastify: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: CustomRoutesOptions,
+): BerthRoutes {
+  return (forwarded) => {
+    const group = routeGroupOf(forwarded.url.pathname);
+    if (group !== undefined && options.disabled.has(group)) {
+      return Promise.resolve(turnedOff(group));
+    }
+    const left = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) left.abort();
+    });
+    return dispatchInProcess(
+      fastify,
+      options.grants,
+      { kind: 'berth-route', auth: request.berthAuth },
+      { ...forwarded, signal: left.signal },
+    );
+  };
+}
+
+async function answer(reply: FastifyReply, respond: () => Promise<Response>): Promise<void> {
+  let response: Response;
+  try {
+    response = await respond();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await reply.status(502).send({ detail: `The application's route failed: ${reason}` });
+    return;
+  }
+  await sendWebResponse(reply, response);
+}
+
+/**
+ * The application's own app (`http.app`), after the API key or the application's authentication:
+ * - a Hono app wraps Berth's routes (see `throughApplication`): every request but a WebSocket
+ *   upgrade and Berth's own public paths goes through its middleware and routes first;
+ * - any other fetch handler is served beside Berth: a request that no route of Berth's answers,
+ *   or that falls in a group `http.disable_*` took away, goes to it, body untouched.
+ */
+export function registerCustomRoutes(app: FastifyInstance, options: CustomRoutesOptions): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const custom = customRoutes();
+    // Already through the application's app, on its way to Berth's route.
+    if (request.berthInProcess?.kind === 'berth-route') return undefined;
+    const custom = options.customRoutes();
+    const upgrade = request.headers.upgrade !== undefined;
+    if (
+      typeof custom === 'object' &&
+      isHonoApp(custom) &&
+      !upgrade &&
+      !options.isPublic(request.url)
+    ) {
+      await answer(reply, () =>
+        throughApplication(
+          custom,
+          webRequestOf(request, true),
+          berthRoutesFor(app, request, reply, options),
+        ),
+      );
+      return reply;
+    }
     const group = routeGroupOf(request.url.split('?')[0] ?? '');
-    const isDisabled = group !== undefined && disabled.has(group);
+    const isDisabled = group !== undefined && options.disabled.has(group);
     if (!request.is404 && !isDisabled) return undefined;
     if (custom === undefined) {
       if (!isDisabled) return undefined;
@@ -67,15 +142,7 @@ export function registerCustomRoutes(
         .send({ detail: `The application's routes are not served: ${custom}` });
       return reply;
     }
-    let response: Response;
-    try {
-      response = await custom.fetch(webRequestOf(request, true));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await reply.status(502).send({ detail: `The application's route failed: ${reason}` });
-      return reply;
-    }
-    await sendWebResponse(reply, response);
+    await answer(reply, async () => custom.fetch(webRequestOf(request, true)));
     return reply;
   });
 }

@@ -6,6 +6,7 @@ import {
   createValidationPipe,
   type HttpDrain,
   ProblemFilter,
+  publicPathMatcher,
   refuseWhileDraining,
   registerJsonInput,
   requireApiKey,
@@ -21,7 +22,10 @@ import { registerCustomAuthentication } from '../auth/request-authentication.hoo
 import type { CustomAuth } from '../auth/custom-auth.js';
 import { serveMcp } from '../mcp/mcp.route.js';
 import { readsUiBundleFile } from '../ui/ui-access.js';
+import { bindInProcessClient } from '../common/in-process-client.js';
 import { registerCors } from './cors.hook.js';
+import { loopbackFetch } from './in-process-dispatch.js';
+import { InProcessGrants, recognizeInProcessRequests } from './in-process-grants.js';
 import { registerCustomRoutes } from './custom-routes.hook.js';
 import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
 import type { ServedRoutes } from './served-routes.js';
@@ -33,12 +37,29 @@ export interface RuntimeHttpOptions {
   readonly keys: ApiKeyOptions;
   /** The server's stop: requests arriving meanwhile are refused with 503 and Retry-After. */
   readonly drain: HttpDrain;
+  /** The tokens of requests handed over in process (`new Client()`, the app's middleware). */
+  readonly grants: InProcessGrants;
+}
+
+/**
+ * Once the server listens: `new Client()` without a URL, in the application's graphs and routes,
+ * reaches it in process (as under `langgraph dev`), and so do relative webhooks.
+ */
+export function serveInProcessClient(
+  app: NestFastifyApplication,
+  grants: InProcessGrants,
+  serverUrl: string,
+): void {
+  bindInProcessClient(
+    loopbackFetch(app.getHttpAdapter().getInstance(), grants, serverUrl),
+    serverUrl,
+  );
 }
 
 /** Everything the runtime's HTTP server does around its routes: input, keys, CORS, A2A, OpenAPI. */
 export function configureRuntimeHttp(
   app: NestFastifyApplication,
-  { application, routes, customAuth, keys, drain }: RuntimeHttpOptions,
+  { application, routes, customAuth, keys, drain, grants }: RuntimeHttpOptions,
 ): void {
   app.useGlobalFilters(new ProblemFilter());
   // Nothing a client asks for is dropped without a word: an unknown field is a 422 naming it.
@@ -48,6 +69,7 @@ export function configureRuntimeHttp(
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
   refuseWhileDraining(fastify, drain);
+  recognizeInProcessRequests(fastify, grants);
   acceptProtocolSocketTickets(app);
   const disabled = application.config.http?.disabled ?? new Set();
   // With `http.disable_ui` those paths are the application's own routes: they keep the key.
@@ -57,9 +79,17 @@ export function configureRuntimeHttp(
   else
     requireApiKey(fastify, {
       ...keys,
-      preauthenticated: (request) => request.berthAuth !== undefined || isPublic(request),
+      preauthenticated: (request) =>
+        request.berthAuth !== undefined ||
+        request.berthInProcess !== undefined ||
+        isPublic(request),
     });
-  registerCustomRoutes(fastify, () => routes.current, disabled);
+  registerCustomRoutes(fastify, {
+    customRoutes: () => routes.current,
+    disabled,
+    grants,
+    isPublic: publicPathMatcher(keys.publicPaths),
+  });
   serveProtocolSockets(app, drain);
   registerA2aRoutes(fastify, app.get(A2aAgents), disabled.has('a2a'));
   if (!disabled.has('mcp')) serveMcp(app);

@@ -9,7 +9,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  IsUrl,
   IsUUID,
   Max,
   Min,
@@ -20,6 +19,7 @@ import { toNormalizedId } from '../common/id.pipe.js';
 import { toQueryList } from '../common/query-list.js';
 import { STREAM_MODES, type Durability, type StreamMode } from '../execution/graph-stream.js';
 import { PageDto } from '../common/page.dto.js';
+import { IsWebhookTarget } from '../common/webhook-target.js';
 import { MAX_RUN_TIMEOUT_SECONDS } from '../common/run-timeout.js';
 import { THREAD_STREAM_MODES, type ThreadStreamMode } from '../threads/thread-stream-reader.js';
 
@@ -84,7 +84,7 @@ export class CreateRunDto {
   multitask_strategy?: 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
   @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @IsWebhookTarget()
   webhook?: string;
 
   @IsOptional()

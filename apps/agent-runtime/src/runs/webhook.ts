@@ -1,7 +1,20 @@
 import { Logger } from '@nestjs/common';
+import { inProcessFetch } from '../common/in-process-client.js';
+import { isRelativeWebhook } from '../common/webhook-target.js';
 
 const ATTEMPTS = 3;
 const TIMEOUT_MS = 10_000;
+
+/**
+ * How the webhook is called: a URL over the network; a path (`/custom/webhook`) as a request to
+ * this server, the application's routes included, handed over in process.
+ */
+function webhookFetch(url: string): typeof fetch {
+  if (!isRelativeWebhook(url)) return fetch;
+  const local = inProcessFetch();
+  if (!local) throw new Error('the server is not listening yet');
+  return local;
+}
 
 /** POSTs the finished run to its webhook, retrying a few times; a failure is logged, never thrown. */
 export async function deliverWebhook(
@@ -11,12 +24,13 @@ export async function deliverWebhook(
 ): Promise<void> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     try {
-      const response = await fetch(url, {
+      const response = await webhookFetch(url)(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
+      await response.body?.cancel();
       if (response.ok) return;
       logger.warn(
         `Webhook for run ${String(body.run_id)} answered ${response.status} (attempt ${attempt})`,
