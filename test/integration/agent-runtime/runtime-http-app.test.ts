@@ -16,11 +16,17 @@ describe("an application's Hono app (http.app) wrapping Berth's routes, as under
       ...init,
       headers: { 'x-api-key': suite.runtime.apiKey, ...(init.headers as Record<string, string>) },
     });
-  const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  const postJson = (
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ) =>
     call(path, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
     });
 
   it("runs the application's middleware around Berth's /info, and lets it answer instead", async () => {
@@ -42,6 +48,37 @@ describe("an application's Hono app (http.app) wrapping Berth's routes, as under
     const events = await stream.text();
     expect(events).toContain('event: metadata');
     expect(events).toContain('"hello from env"');
+  });
+
+  it('tells the run its client left, through the middleware', async () => {
+    const thread = await suite.client.threads.create();
+    const leaving = new AbortController();
+    const stream = await postJson(
+      `/threads/${thread.thread_id}/runs/stream`,
+      {
+        assistant_id: 'counter',
+        input: {},
+        stream_mode: ['custom'],
+        on_disconnect: 'cancel',
+      },
+      {},
+      leaving.signal,
+    );
+    expect(stream.headers.get('x-app-middleware')).toBe('true');
+    if (!stream.body) throw new Error('no stream');
+    const reader = stream.body.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    while (!received.includes('"tick"')) {
+      const chunk = (await reader.read()) as { done: boolean; value?: Uint8Array };
+      if (chunk.done) throw new Error(`the stream ended before a tick: ${received}`);
+      received += decoder.decode(chunk.value);
+    }
+    leaving.abort();
+    const [run] = await suite.client.runs.list(thread.thread_id);
+    if (!run) throw new Error('no run');
+    await suite.client.runs.join(thread.thread_id, run.run_id);
+    expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe('interrupted');
   });
 
   it("sends Berth the run's body as the middleware rewrote it", async () => {
