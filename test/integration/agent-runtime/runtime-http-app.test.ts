@@ -4,6 +4,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const HTTP_APP = resolve('test/fixtures/compat-app/http-app.json');
+const AUTH_HTTP_APP = resolve('test/fixtures/compat-app/auth-http-app.json');
 
 // Runs end to end, some through the application's own routes: more than Jest's default 5 s.
 jest.setTimeout(30_000);
@@ -158,5 +159,50 @@ describe("an application's Hono app (http.app) wrapping Berth's routes, as under
       webhook: '//elsewhere.example/hook',
     });
     expect(refused.status).toBe(422);
+  });
+});
+
+describe("an application's Hono app with the application's own authentication", () => {
+  const suite = runtimeSuite(
+    'runtime_auth_http_app',
+    { maxRetries: 0 },
+    {
+      graphConfig: AUTH_HTTP_APP,
+    },
+  );
+  const as = (user: string): Client =>
+    new Client({
+      apiUrl: suite.runtime.url,
+      defaultHeaders: { authorization: `Bearer user-${user}` },
+      callerOptions: { maxRetries: 0 },
+    });
+  const get = (path: string, user?: string): Promise<Response> =>
+    fetch(`${suite.runtime.url}${path}`, {
+      headers: user ? { authorization: `Bearer user-${user}` } : {},
+    });
+
+  it('authenticates before the middleware runs: a refused request never reaches it', async () => {
+    const refused = await get('/info?interrupt');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-app-middleware')).toBeNull();
+    expect(await (await get('/info?interrupt', 'alice')).json()).toEqual({
+      status: 'interrupted',
+    });
+  });
+
+  it("gives Berth's route the caller's identity through the middleware", async () => {
+    const thread = await as('alice').threads.create();
+    const own = await get(`/threads/${thread.thread_id}`, 'alice');
+    expect(own.status).toBe(200);
+    expect(own.headers.get('x-app-middleware')).toBe('true');
+    expect((await get(`/threads/${thread.thread_id}`, 'bob')).status).toBe(404);
+  });
+
+  it("lets `new Client()` act for whom the application's authenticate says", async () => {
+    const thread = await as('carol').threads.create();
+    const carol = await get('/custom/my-threads', 'carol');
+    expect(await carol.json()).toEqual({ threads: [thread.thread_id] });
+    const dave = await get('/custom/my-threads', 'dave');
+    expect(await dave.json()).toEqual({ threads: [] });
   });
 });
