@@ -14,7 +14,8 @@ import {
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { PageDto } from '../common/page.dto.js';
 import { IsWebhookTarget } from '../common/webhook-target.js';
-import { toNormalizedId } from '../common/id.pipe.js';
+import { normalizeId, toNormalizedId } from '../common/id.pipe.js';
+import { defaultAssistantId, isUuid } from '../common/uuid5.js';
 import { CreateRunDto, NodeNamesOrAll } from '../runs/runs.dto.js';
 
 /** A cron: a schedule, and the run each of its ticks creates (the fields of `POST /runs`). */
@@ -112,10 +113,20 @@ export const CRON_FIELDS = [
   'now',
 ] as const;
 
+/**
+ * An assistant id, or a graph id read as its default assistant's (as a cron's create reads it):
+ * a graph's crons are found by the graph's name.
+ */
+const toAssistantId = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string' || value === '') return value;
+  return isUuid(value) ? normalizeId(value) : defaultAssistantId(value);
+};
+
 /** What a cron search or count matches (paging ignored by a count). */
 export class CountCronsDto extends PageDto {
+  /** An assistant id, or a graph id (its default assistant). */
   @IsOptional()
-  @Transform(toNormalizedId)
+  @Transform(toAssistantId)
   @IsUUID()
   assistant_id?: string;
 

@@ -109,6 +109,24 @@ describe('client.crons: every method of the official SDK', () => {
     await crons().delete(kept.cron_id);
   });
 
+  it('searches and counts by a graph id, as a create takes one (its default assistant)', async () => {
+    const byGraph = await crons().create('custom', { schedule: '0 7 * * *' });
+    const assistant = await suite.client.assistants.create({ graphId: 'custom' });
+    const byAssistant = await crons().create(assistant.assistant_id, { schedule: '0 8 * * *' });
+
+    const found = await crons().search({ assistantId: 'custom' });
+    expect(found.map((cron) => cron.cron_id)).toEqual([byGraph.cron_id]);
+    expect(found[0]?.assistant_id).toBe(byGraph.assistant_id);
+    expect(await crons().count({ assistantId: 'custom' })).toBe(1);
+    expect(await crons().count({ assistantId: byGraph.assistant_id.toUpperCase() })).toBe(1);
+    expect(await crons().search({ assistantId: 'no-such-graph' })).toEqual([]);
+    expect(await crons().count({ assistantId: 'no-such-graph' })).toBe(0);
+
+    await crons().delete(byGraph.cron_id);
+    await crons().delete(byAssistant.cron_id);
+    await suite.client.assistants.delete(assistant.assistant_id);
+  });
+
   it('refuses bad schedules, time zones, assistants and threads with a 4xx and stores nothing', async () => {
     const thread = await suite.client.threads.create();
     const cases: [string, unknown, number, RegExp][] = [
