@@ -72,7 +72,8 @@ async function main(): Promise<void> {
     application,
     routes,
     customAuth,
-    keys: { accepts: keyAcceptor(config.apiKeys), publicPaths },
+    // `/info` answers anyone, as the JS server's does; what failed to load only with credentials.
+    keys: { accepts: keyAcceptor(config.apiKeys), publicPaths, openPaths: ['/info'] },
     drain,
     grants,
   });

@@ -5,11 +5,33 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+/** What a caller without valid credentials is told: a status, a detail, headers to send. */
+export interface Refusal {
+  readonly status: number;
+  readonly detail: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Set on an open path reached without valid credentials: the refusal held back. The route
+     * answers the caller as anonymous; anything else that would answer sends it instead.
+     */
+    berthRefusal?: Refusal;
+  }
+}
+
 export interface ApiKeyOptions {
   /** Accepts a presented key, in constant time. */
   readonly accepts: (presented: string) => boolean;
   /** Paths served without a key (health probes); one ending in `/*` opens all below it. */
   readonly publicPaths: readonly string[];
+  /**
+   * Paths that answer with or without valid credentials (`/info`): without, the request goes on
+   * with `berthRefusal` set, for the route to show an anonymous caller less.
+   */
+  readonly openPaths?: readonly string[];
   /** Requests an earlier hook let in by other means (a WebSocket ticket), not asked for a key. */
   readonly preauthenticated?: (request: FastifyRequest) => boolean;
 }
@@ -65,20 +87,36 @@ export function publicPathMatcher(publicPaths: readonly string[]): (url: string)
   };
 }
 
-/** Answers 401 with a JSON detail before any route runs when the key is missing or wrong. */
+/** Sends a refusal as `{"detail": ...}` with its status and headers. */
+export async function sendRefusal(reply: FastifyReply, refusal: Refusal): Promise<FastifyReply> {
+  await reply
+    .status(refusal.status)
+    .headers(refusal.headers ?? {})
+    .send({ detail: refusal.detail });
+  return reply;
+}
+
+/**
+ * Answers 401 with a JSON detail before any route runs when the key is missing or wrong; on an
+ * open path, lets the request on with the refusal held back.
+ */
 export function requireApiKey(app: FastifyInstance, options: ApiKeyOptions): void {
   const isPublic = publicPathMatcher(options.publicPaths);
+  const isOpen = publicPathMatcher(options.openPaths ?? []);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isPublic(request.url) || options.preauthenticated?.(request)) return;
+    if (isPublic(request.url) || options.preauthenticated?.(request)) return undefined;
     const key = presentedKey(request);
+    let refusal: Refusal | undefined;
     if (key === undefined) {
-      await reply.status(401).send({ detail: 'Missing API key: send it in the x-api-key header' });
-      return reply;
+      refusal = { status: 401, detail: 'Missing API key: send it in the x-api-key header' };
+    } else if (!options.accepts(key)) {
+      refusal = { status: 401, detail: 'Invalid API key' };
     }
-    if (!options.accepts(key)) {
-      await reply.status(401).send({ detail: 'Invalid API key' });
-      return reply;
+    if (refusal === undefined) return undefined;
+    if (isOpen(request.url)) {
+      request.berthRefusal = refusal;
+      return undefined;
     }
-    return undefined;
+    return sendRefusal(reply, refusal);
   });
 }

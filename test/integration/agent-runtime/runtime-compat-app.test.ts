@@ -89,6 +89,19 @@ describe('a LangGraph.js application with a graph that fails to load', () => {
     expect(runtime.output()).toContain(BROKEN_REASON);
   });
 
+  it('answers /info without the key with versions and flags only, as the JS server', async () => {
+    for (const headers of [{}, { 'x-api-key': 'not-the-key' }] as Record<string, string>[]) {
+      const response = await fetch(`${runtime.url}/info`, { headers });
+      expect(response.status).toBe(200);
+      const info = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(info).sort()).toEqual(['flags', 'langgraph_js_version', 'version']);
+      expect(info).toMatchObject({ version: expect.any(String), flags: { assistants: true } });
+      expect(JSON.stringify(info)).not.toContain(BROKEN_REASON);
+    }
+    // Open is /info alone: the routes beside it still want the key.
+    expect((await fetch(`${runtime.url}/assistants/search`, { method: 'POST' })).status).toBe(401);
+  });
+
   it('answers a run on the failed graph 503 with the reason', async () => {
     const thread = await client.threads.create();
     const response = await call(`/threads/${thread.thread_id}/runs`, {

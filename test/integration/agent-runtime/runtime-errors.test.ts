@@ -95,8 +95,8 @@ describe('agent runtime error answers over plain HTTP', () => {
       runId = run.run_id;
       await suite.client.runs.join(threadId, runId);
       assistantId = (await suite.client.assistants.create({ graphId: 'agent' })).assistant_id;
+      // `GET /info` answers without a key, with less (runtime-compat-app.test.ts).
       routes = [
-        ['GET', '/info'],
         ['POST', '/threads', {}],
         ['POST', '/threads/search', {}],
         ['GET', `/threads/${threadId}`],

@@ -2,6 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendRefusal } from '#libs/http';
 import type { CustomRoutes } from '../application/application.js';
 import type { RouteGroup } from '../graphs/graph-config-sections.js';
 import { webRequestOf } from '../common/web-request.js';
@@ -136,6 +137,8 @@ export function registerCustomRoutes(app: FastifyInstance, options: CustomRoutes
         .send({ detail: `The ${group} routes are turned off by http.disable_${group}` });
       return reply;
     }
+    // An open path (`/info`) reached without credentials: only Berth's own route answers it.
+    if (request.berthRefusal) return sendRefusal(reply, request.berthRefusal);
     if (typeof custom === 'string') {
       await reply
         .status(503)

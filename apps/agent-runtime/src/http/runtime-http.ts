@@ -101,6 +101,7 @@ export function configureRuntimeHttp(
       version: BERTH_VERSION,
       responseSchemas: RUNTIME_RESPONSE_SCHEMAS,
       publicPaths: keys.publicPaths,
+      openPaths: keys.openPaths,
     }),
   );
 }

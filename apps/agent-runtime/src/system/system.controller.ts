@@ -5,10 +5,15 @@ import {
   type Persistence,
   type ProcessHealth,
 } from '#libs/persistence';
-import { Controller, Get, Inject, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Application } from '../application/application.js';
-import { runtimeInfo, type RuntimeInfo } from './runtime-info.js';
+import {
+  publicRuntimeInfo,
+  runtimeInfo,
+  type PublicRuntimeInfo,
+  type RuntimeInfo,
+} from './runtime-info.js';
 
 @Controller()
 export class SystemController {
@@ -29,9 +34,11 @@ export class SystemController {
     return health;
   }
 
+  /** Answers without credentials too (an open path): then versions and flags only. */
   @Returns('Info')
   @Get('info')
-  info(): RuntimeInfo {
+  info(@Req() request: FastifyRequest): RuntimeInfo | PublicRuntimeInfo {
+    if (request.berthRefusal) return publicRuntimeInfo(this.application);
     return runtimeInfo(this.application);
   }
 }

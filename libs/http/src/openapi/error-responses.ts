@@ -95,13 +95,19 @@ const ERROR_RESPONSES: Record<string, ResponseObject> = {
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** Every operation can be refused: each one lists the error shapes a client must handle. */
-export function addErrorResponses(document: OpenAPIObject, publicPaths: ReadonlySet<string>): void {
+export function addErrorResponses(
+  document: OpenAPIObject,
+  publicPaths: ReadonlySet<string>,
+  openPaths: ReadonlySet<string> = new Set(),
+): void {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of OPERATION_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       operation.responses = { ...operation.responses, ...ERROR_RESPONSES };
       if (publicPaths.has(path)) operation.security = [];
+      // Either no credentials or the key: `{}` is the requirement of none.
+      if (openPaths.has(path)) operation.security = [{}, ...(document.security ?? [])];
     }
   }
 }

@@ -17,6 +17,8 @@ export interface OpenApiInfo {
   readonly responseSchemas: Readonly<Record<string, SchemaObject>>;
   /** Paths served without the API key. */
   readonly publicPaths: readonly string[];
+  /** Paths served with or without it (the key shows more). */
+  readonly openPaths?: readonly string[];
 }
 
 export const API_KEY_SCHEME = 'x-api-key';
@@ -46,7 +48,11 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
   const document = SwaggerModule.createDocument(app, config);
   const dtoSchemas = validatedDtoSchemas();
   addQueryParameters(document, app, dtoSchemas);
-  addErrorResponses(document, new Set(info.publicPaths.map(toOpenApiPath)));
+  addErrorResponses(
+    document,
+    new Set(info.publicPaths.map(toOpenApiPath)),
+    new Set((info.openPaths ?? []).map(toOpenApiPath)),
+  );
   document.components = {
     ...document.components,
     schemas: {
