@@ -7,6 +7,8 @@ import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
 import { AssistantsService } from './assistants/assistants.service.js';
 import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
 import { RequestAuthorization } from './authorization/request-authorization.js';
+import { AuthorizedThreadCopy } from './authorization/thread-copy-admission.js';
+import { ThreadCopyAdmission } from './threads/thread-copy-admission.js';
 import { A2aAgents } from './a2a/a2a-agents.js';
 import { A2aRunCreation } from './a2a/a2a-run-creation.js';
 import { MCP_PROVIDERS } from './mcp/mcp.providers.js';
@@ -107,6 +109,7 @@ export class RuntimeModule {
         { provide: RELOAD_ON_CHANGE, useValue: parts.reloadOnChange },
         SourceReloader,
         RequestAuthorization,
+        { provide: ThreadCopyAdmission, useClass: AuthorizedThreadCopy },
         { provide: APP_INTERCEPTOR, useClass: AuthorizationInterceptor },
         A2aRunCreation,
         A2aAgents,

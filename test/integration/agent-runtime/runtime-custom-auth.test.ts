@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -27,6 +28,23 @@ describe("the application's own authentication (auth.path), through the official
     expect(await response.json()).toEqual({
       detail: 'compat-app: a bearer token user-<name> is required',
     });
+  });
+
+  it('answers /info to anyone, showing graphs only to a user authenticate accepts', async () => {
+    const publicKeys = ['flags', 'langgraph_js_version', 'version'];
+    for (const headers of [{}, { authorization: 'Bearer nobody' }] as Record<string, string>[]) {
+      const response = await fetch(`${suite.runtime.url}/info`, { headers });
+      expect(response.status).toBe(200);
+      expect(Object.keys((await response.json()) as object).sort()).toEqual(publicKeys);
+    }
+    const asUser = await fetch(`${suite.runtime.url}/info`, {
+      headers: { authorization: 'Bearer user-alice' },
+    });
+    expect(await asUser.json()).toMatchObject({ graphs: ['greeter', 'whoami'], failed_graphs: {} });
+    const asPlatform = await fetch(`${suite.runtime.url}/info`, {
+      headers: { 'x-api-key': suite.runtime.apiKey },
+    });
+    expect(await asPlatform.json()).toMatchObject({ graphs: ['greeter', 'whoami'] });
   });
 
   it("keeps one user's threads and runs from another", async () => {
@@ -110,6 +128,65 @@ describe("the application's own authentication (auth.path), through the official
     const platform = new Client({ apiUrl: suite.runtime.url, apiKey: suite.runtime.apiKey });
     const owners = (await platform.threads.search({ limit: 50 })).map((t) => t.metadata?.['owner']);
     expect(new Set(owners)).toEqual(new Set(['alice', 'bob', 'carol', 'mallory']));
+  });
+
+  it('copies a thread for a user who may read it and create threads, as the JS server', async () => {
+    const frank = as('frank');
+    const thread = await frank.threads.create({ metadata: { topic: 'jam' } });
+    await frank.runs.wait(thread.thread_id, 'greeter', { input: {} });
+
+    // Frank with only the read permission sees the thread, but may not copy it.
+    const reader = new Client({
+      apiUrl: suite.runtime.url,
+      apiKey: null,
+      defaultHeaders: { authorization: 'Bearer reader-frank' },
+      callerOptions: { maxRetries: 0 },
+    });
+    expect((await reader.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
+    await expect(reader.threads.copy(thread.thread_id)).rejects.toThrow(/403.*Not authorized/);
+
+    // Another user is told 409, the same for a thread that does not exist.
+    await expect(as('grace').threads.copy(thread.thread_id)).rejects.toThrow(/409/);
+    await expect(as('grace').threads.copy(randomUUID())).rejects.toThrow(/409/);
+
+    const copy = await frank.threads.copy(thread.thread_id);
+    expect(copy.thread_id).not.toBe(thread.thread_id);
+    expect(copy.metadata).toMatchObject({ owner: 'frank', topic: 'jam' });
+    expect((await frank.threads.getState(copy.thread_id)).values).toEqual({
+      text: 'hello from env',
+    });
+    const ownThreads = (await frank.threads.search()).map((found) => found.thread_id);
+    expect(ownThreads.sort()).toEqual([thread.thread_id, copy.thread_id].sort());
+    expect(await as('grace').threads.search()).toEqual([]);
+  });
+
+  it("answers a join of another user's run with a stream of one error event", async () => {
+    const owner = as('heidi');
+    const thread = await owner.threads.create();
+    const run = await owner.runs.create(thread.thread_id, 'greeter', { input: {} });
+    await owner.runs.join(thread.thread_id, run.run_id);
+
+    const joined = [];
+    for await (const chunk of as('ivan').runs.joinStream(thread.thread_id, run.run_id)) {
+      joined.push(chunk);
+    }
+    expect(joined).toEqual([
+      { event: 'error', data: { error: 'HTTPException', message: '404: Thread not found' } },
+    ]);
+    const statelessJoin = await fetch(`${suite.runtime.url}/runs/${run.run_id}/stream`, {
+      headers: { authorization: 'Bearer user-ivan' },
+    });
+    expect(statelessJoin.status).toBe(200);
+    expect(await statelessJoin.text()).toContain('404: Thread not found');
+
+    const ownJoin = [];
+    for await (const chunk of owner.runs.joinStream(thread.thread_id, run.run_id, {
+      lastEventId: '-1',
+    })) {
+      ownJoin.push(chunk.event);
+    }
+    expect(ownJoin).toContain('values');
+    expect(ownJoin).not.toContain('error');
   });
 
   it("serves MCP with each user's own assistants as tools, and their threads", async () => {

@@ -23,3 +23,12 @@ export const AuthEvent = (
   ];
   return SetMetadata(AUTH_EVENT, { resource, action, ...(list ? { list } : {}) });
 };
+
+export const REFUSED_IN_STREAM = Symbol('berth:refused-in-stream');
+
+/**
+ * For a route that joins a stream: a refusal of the application's auth handler (a thread the
+ * caller may not see) answers 200 with one SSE `error` event `{error, message: "<status>: ..."}`,
+ * as the JS server's joins do, instead of an HTTP error.
+ */
+export const RefusedInStream = (): MethodDecorator => SetMetadata(REFUSED_IN_STREAM, true);

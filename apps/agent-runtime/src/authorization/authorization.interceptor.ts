@@ -6,13 +6,21 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, map, of, switchMap, type Observable } from 'rxjs';
-import { AUTH_EVENT, type AuthEventSpec } from '../auth/auth-event.decorator.js';
+import { AUTH_EVENT, REFUSED_IN_STREAM, type AuthEventSpec } from '../auth/auth-event.decorator.js';
 import { matchesFilters } from '../auth/custom-auth.js';
-import { metadataOf, RequestAuthorization } from './request-authorization.js';
+import {
+  metadataOf,
+  RequestAuthorization,
+  type AuthorizationOutcome,
+} from './request-authorization.js';
+import { refusalInStream } from './stream-refusal.js';
 
 type Json = Record<string, unknown>;
+
+/** The refusal went out as the stream's one event. */
+const TOLD_IN_STREAM = 'told in stream' as const;
 
 const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -40,8 +48,18 @@ export class AuthorizationInterceptor implements NestInterceptor {
         if (!isRecord(request.body) && Object.keys(body).length > 0) request.body = body;
         return outcome;
       });
-    return from(asked).pipe(
+    const inStream = this.reflector.get<boolean>(REFUSED_IN_STREAM, context.getHandler());
+    const decided: Promise<AuthorizationOutcome | typeof TOLD_IN_STREAM> = inStream
+      ? asked.catch(async (error: unknown) => {
+          const reply = context.switchToHttp().getResponse<FastifyReply>();
+          if (!(await refusalInStream(reply, error))) throw error;
+          return TOLD_IN_STREAM;
+        })
+      : asked;
+    return from(decided).pipe(
       switchMap((outcome) => {
+        // The route streams with @Res(): the refusal, sent, is all its answer.
+        if (outcome === TOLD_IN_STREAM) return of(undefined);
         if (outcome.answer !== undefined) return of(outcome.answer);
         const filters = outcome.postFilter;
         if (!filters) return next.handle();

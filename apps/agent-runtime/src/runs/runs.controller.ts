@@ -1,6 +1,6 @@
 import { Returns, ReturnsNothing, StreamsEvents, listOf } from '#libs/http';
 import { ApiBody, ApiResponse } from '@nestjs/swagger';
-import { AuthEvent } from '../auth/auth-event.decorator.js';
+import { AuthEvent, RefusedInStream } from '../auth/auth-event.decorator.js';
 import {
   Body,
   Controller,
@@ -235,6 +235,7 @@ export class RunsController {
 
   @StreamsEvents()
   @AuthEvent('threads:read')
+  @RefusedInStream()
   @Get('threads/:threadId/runs/:runId/stream')
   async joinStream(
     @Param('threadId', IdPipe) threadId: string,
@@ -251,6 +252,7 @@ export class RunsController {
   /** Every run of a thread as it streams, from now or after the Last-Event-ID it sent. */
   @StreamsEvents()
   @AuthEvent('threads:read')
+  @RefusedInStream()
   @Get('threads/:threadId/stream')
   async joinThreadStream(
     @Param('threadId', IdPipe) threadId: string,
@@ -280,6 +282,7 @@ export class RunsController {
   /** A run joined by its id alone, as the SDK does for stateless runs. */
   @StreamsEvents()
   @AuthEvent('threads:read')
+  @RefusedInStream()
   @Get('runs/:runId/stream')
   async joinStatelessStream(
     @Param('runId', IdPipe) runId: string,

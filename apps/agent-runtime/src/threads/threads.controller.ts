@@ -11,7 +11,9 @@ import {
   Patch,
   Post,
   Query,
+  Req,
 } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { JsonObject } from '#libs/event-store';
 import { ThreadStateService } from './thread-state.service.js';
 import {
@@ -29,6 +31,7 @@ import {
 } from './threads.dto.js';
 import { ThreadStateUpdates, type StateUpdated } from './thread-state-updates.service.js';
 import { ThreadCreation } from './thread-creation.service.js';
+import { ThreadCopyAdmission } from './thread-copy-admission.js';
 import type { Thread } from './thread.resource.js';
 import type { ThreadStateResource } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
@@ -51,6 +54,7 @@ export class ThreadsController {
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
     @Inject(ThreadCreation) private readonly creation: ThreadCreation,
+    @Inject(ThreadCopyAdmission) private readonly copies: ThreadCopyAdmission,
   ) {}
 
   @Returns('Thread')
@@ -91,12 +95,16 @@ export class ThreadsController {
     return this.threads.count(body);
   }
 
+  /** Asks both `threads:read` (the source) and `threads:create` (the copy): see the admission. */
   @Returns('Thread')
-  @AuthEvent('threads:read')
   @Post(':threadId/copy')
   @HttpCode(200)
-  copy(@Param('threadId', IdPipe) threadId: string): Promise<Thread> {
-    return this.threads.copy(threadId, now());
+  async copy(
+    @Param('threadId', IdPipe) threadId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<Thread> {
+    const admitted = await this.copies.admit(request.berthAuth, threadId);
+    return this.threads.copy(threadId, now(), admitted);
   }
 
   @Returns('Thread')

@@ -20,6 +20,7 @@ import {
   type ThreadState,
   type ThreadTtl,
 } from './thread.decider.js';
+import type { AdmittedCopy } from './thread-copy-admission.js';
 import { ThreadEntity, type ThreadRow } from './thread.entity.js';
 import type { ReadUnderLock } from '../run-records/run-queue.js';
 import {
@@ -147,10 +148,10 @@ export class ThreadsService {
   }
 
   /** A new thread with the source's metadata, state and whole checkpoint history, on streams of its own. */
-  async copy(sourceId: string, now: string): Promise<Thread> {
-    const threadId = this.newThreadId();
+  async copy(sourceId: string, now: string, admitted?: AdmittedCopy): Promise<Thread> {
+    const threadId = admitted?.threadId ?? this.newThreadId();
     const source = await this.row(sourceId);
-    const metadata = { ...source.metadata, thread_id: threadId };
+    const metadata = admitted?.metadata ?? { ...source.metadata, thread_id: threadId };
     const status = source.status === 'busy' ? 'idle' : source.status;
     const copy: ThreadCopiedData = {
       thread_id: threadId,
