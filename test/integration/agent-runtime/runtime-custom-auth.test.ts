@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { queryRows } from '../../support/database-query.js';
 import { connectMcp } from '../../support/mcp-client.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
@@ -130,6 +131,82 @@ describe("the application's own authentication (auth.path), through the official
     expect(new Set(owners)).toEqual(new Set(['alice', 'bob', 'carol', 'mallory']));
   });
 
+  interface WhoAmI {
+    readonly notes: string[];
+    readonly user_id: string;
+    readonly user: Record<string, unknown> | null;
+    readonly permissions: string[] | null;
+  }
+  const keepNote = async (user: string, note: string, config?: object): Promise<WhoAmI> => {
+    const client = as(user);
+    const thread = await client.threads.create();
+    return (await client.runs.wait(thread.thread_id, 'whoami', {
+      input: { note },
+      ...(config ? { config } : {}),
+    })) as unknown as WhoAmI;
+  };
+
+  it("gives the graph its user in configurable, and the graph scopes the store by the user's id", async () => {
+    expect(await keepNote('judy', 'tea')).toEqual({
+      note: 'tea',
+      notes: ['tea'],
+      user_id: 'judy',
+      user: {
+        identity: 'judy',
+        display_name: 'judy',
+        permissions: ['chat'],
+        is_authenticated: true,
+        plan: 'free',
+        secret_seen: true,
+      },
+      permissions: ['chat'],
+    });
+    expect((await keepNote('judy', 'cake')).notes).toEqual(['cake', 'tea']);
+    // A user cannot run as another by naming them in the config.
+    const kim = await keepNote('kim', 'jam', {
+      configurable: {
+        langgraph_auth_user_id: 'judy',
+        langgraph_auth_user: { identity: 'judy' },
+        langgraph_auth_permissions: ['admin'],
+      },
+    });
+    expect(kim).toMatchObject({ notes: ['jam'], user_id: 'kim', permissions: ['chat'] });
+    expect(kim.user).toMatchObject({ identity: 'kim', secret_seen: true });
+
+    expect(await as('judy').store.getItem(['judy', 'notes'], 'cake')).toMatchObject({
+      value: { text: 'cake' },
+    });
+    // The store handler puts Kim's namespaces under her own name: Judy's notes are not hers.
+    expect(await as('kim').store.getItem(['judy', 'notes'], 'cake')).toBeNull();
+  });
+
+  it("keeps the user's id in the run's record, and the user itself out of the event log", async () => {
+    const client = as('liam');
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, 'whoami', { input: { note: 'x' } });
+    await client.runs.join(thread.thread_id, run.run_id);
+    // The SDK's Run type leaves `kwargs` out; the server sends it.
+    const recorded = (await client.runs.get(thread.thread_id, run.run_id)) as unknown as {
+      kwargs: { config: { configurable: Record<string, unknown> } };
+    };
+    const configurable = recorded.kwargs.config.configurable;
+    expect(configurable).toMatchObject({ langgraph_auth_user_id: 'liam', user_id: 'liam' });
+    expect(configurable).not.toHaveProperty('langgraph_auth_user');
+    expect(configurable).not.toHaveProperty('langgraph_auth_permissions');
+
+    const secrets = await queryRows<{ n: string }>(
+      suite.database.url,
+      `select count(*) as n from es_events where data::text like '%secret-of-%'`,
+    );
+    expect(secrets).toEqual([{ n: '0' }]);
+    const queued = await queryRows(
+      suite.database.url,
+      'select run_id from run_queue where run_id = $1',
+      [run.run_id],
+    );
+    expect(queued).toEqual([]);
+  });
+
   it('copies a thread for a user who may read it and create threads, as the JS server', async () => {
     const frank = as('frank');
     const thread = await frank.threads.create({ metadata: { topic: 'jam' } });
@@ -229,5 +306,18 @@ describe("the application's own authentication (auth.path), through the official
     expect(await anonymous.json()).toEqual({
       detail: 'compat-app: a bearer token user-<name> is required',
     });
+  });
+
+  it('gives a run queued before a restart its user when it runs after', async () => {
+    const client = as('mona');
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, 'whoami', {
+      input: { note: 'later' },
+      afterSeconds: 3,
+    });
+    await suite.restart();
+    const result = (await as('mona').runs.join(thread.thread_id, run.run_id)) as unknown as WhoAmI;
+    expect(result).toMatchObject({ notes: ['later'], user_id: 'mona', permissions: ['chat'] });
+    expect(result.user).toMatchObject({ identity: 'mona', secret_seen: true });
   });
 });

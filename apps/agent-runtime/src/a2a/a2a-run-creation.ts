@@ -3,6 +3,7 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { DomainError } from '#libs/domain';
 import { isUuid } from '../common/uuid5.js';
 import type { AuthContext } from '../auth/custom-auth.js';
+import { runCallerOf, type RunCaller } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import type { JsonObject } from '#libs/event-store';
 import type { CreateRunDto } from '../runs/runs.dto.js';
@@ -18,6 +19,8 @@ export interface AdmittedRun {
   /** The metadata of the context's thread when it is to be made (what `threads:create` wrote). */
   readonly newThread: JsonObject | undefined;
   readonly body: A2aRunBody;
+  /** The user of the application's auth the run is for. */
+  readonly caller: RunCaller | undefined;
 }
 
 const isRecord = (value: unknown): value is JsonObject =>
@@ -67,7 +70,7 @@ export class A2aRunCreation {
       // A thread still to be made is the caller's own: only the handler's word is asked.
       await this.authorization.authorize(who, spec, newThread ? {} : { threadId }, asked);
       const metadata = isRecord(asked.metadata) ? { metadata: asked.metadata } : {};
-      return { threadId, newThread, body: { ...body, ...metadata } };
+      return { threadId, newThread, body: { ...body, ...metadata }, caller: runCallerOf(who) };
     } catch (error) {
       throw refusalOf(error, threadId);
     }
@@ -79,13 +82,15 @@ export class A2aRunCreation {
     metadata: JsonObject,
     runId: string | undefined,
   ): Promise<string> {
-    const { threadId, newThread } = admitted;
+    const { threadId, newThread, caller } = admitted;
     const now = new Date().toISOString();
     // `raise`: a thread someone made since the admission is not taken over.
     if (newThread) await this.threads.create(threadId, newThread, 'raise', now);
     const body = { ...admitted.body, metadata: { ...admitted.body.metadata, ...metadata } };
-    if (runId === undefined) return (await this.runs.create(threadId, body, now)).data.run_id;
-    const created = await this.runs.createOnce(threadId, body, now, { runId, threadId });
+    if (runId === undefined) {
+      return (await this.runs.create(threadId, body, now, caller)).data.run_id;
+    }
+    const created = await this.runs.createOnce(threadId, body, now, { runId, threadId }, caller);
     if (!created) throw new RequestMalformedError(`Task ${runId} exists already`);
     return runId;
   }

@@ -6,6 +6,7 @@ import { ReadModelFreshness } from '#libs/persistence';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
+import { cronCaller } from '../auth/run-caller.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
@@ -194,7 +195,8 @@ export class CronsService {
       on_completion: cron.on_run_completed ?? 'delete',
     };
     try {
-      await this.runs.createOnce(cron.thread_id, body, now.toISOString(), identity);
+      const caller = cronCaller(cron.user_id);
+      await this.runs.createOnce(cron.thread_id, body, now.toISOString(), identity, caller);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'not_found') {
         // Its assistant or its thread is gone (deleted by a path that does not cascade, or

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JsonObject } from '#libs/event-store';
 import type { AuthContext } from '../auth/custom-auth.js';
+import { runCallerOf } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import { RunsService, type RunResult } from '../runs/runs.service.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
@@ -41,7 +42,12 @@ export class ToolRuns {
     const thread = threadId ?? (await this.newThread(who, tool));
     const body: Record<string, unknown> = { assistant_id: tool.assistant.assistant_id, input };
     await this.authorizer.authorize(who, CREATE_RUN, { threadId: thread }, body);
-    const run = await this.runs.create(thread, body as unknown as CreateRunDto, now());
+    const run = await this.runs.create(
+      thread,
+      body as unknown as CreateRunDto,
+      now(),
+      runCallerOf(who),
+    );
     const result = await this.runs.resultOf(run.data.run_id, { justCreated: true, signal });
     return { threadId: thread, runId: run.data.run_id, result };
   }

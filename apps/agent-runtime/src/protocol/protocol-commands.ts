@@ -1,6 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '#libs/domain';
 import { EventStore, type JsonObject, type JsonValue } from '#libs/event-store';
+import type { RunCaller } from '../auth/run-caller.js';
 import { RunsService } from '../runs/runs.service.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
 import type { MultitaskStrategy } from '../run-records/run.events.js';
@@ -122,9 +123,14 @@ export class ProtocolCommands {
     @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
-  async handle(threadId: string, command: ProtocolCommand): Promise<ProtocolResponse> {
+  /** `caller`: the user of the application's auth the runs it starts are for. */
+  async handle(
+    threadId: string,
+    command: ProtocolCommand,
+    caller?: RunCaller,
+  ): Promise<ProtocolResponse> {
     try {
-      const result = await this.dispatch(threadId, command);
+      const result = await this.dispatch(threadId, command, caller);
       return protocolSuccess(command.id, result);
     } catch (error) {
       const failure = asProtocolError(error);
@@ -132,20 +138,24 @@ export class ProtocolCommands {
     }
   }
 
-  private dispatch(threadId: string, { method, params }: ProtocolCommand): Promise<JsonObject> {
+  private dispatch(
+    threadId: string,
+    { method, params }: ProtocolCommand,
+    caller: RunCaller | undefined,
+  ): Promise<JsonObject> {
     switch (method) {
       case 'run.start':
-        return this.runStart(threadId, params);
+        return this.runStart(threadId, params, caller);
       case 'input.respond':
-        return this.inputRespond(threadId, params);
+        return this.inputRespond(threadId, params, caller);
       case 'input.inject':
-        return this.inputInject(threadId, params);
+        return this.inputInject(threadId, params, caller);
       case 'state.get':
         return this.stateGet(threadId, params);
       case 'state.listCheckpoints':
         return this.listCheckpoints(threadId, params);
       case 'state.fork':
-        return this.fork(threadId, params);
+        return this.fork(threadId, params, caller);
       case 'agent.getTree':
         return this.tree(threadId, params);
       case 'subscription.subscribe':
@@ -160,18 +170,28 @@ export class ProtocolCommands {
     }
   }
 
-  private async runStart(threadId: string, params: JsonObject): Promise<JsonObject> {
+  private async runStart(
+    threadId: string,
+    params: JsonObject,
+    caller: RunCaller | undefined,
+  ): Promise<JsonObject> {
     const assistantId = requiredString(params, 'assistant_id', 'run.start');
     const input = params.input ?? null;
     const resume = input !== null && (await this.pendingInterrupts(threadId)).size > 0;
-    const run = await this.startRun(threadId, params, {
-      assistant_id: assistantId,
-      ...(resume ? { command: { resume: input } } : { input }),
-    });
+    const run = await this.startRun(
+      threadId,
+      params,
+      { assistant_id: assistantId, ...(resume ? { command: { resume: input } } : { input }) },
+      caller,
+    );
     return { run_id: run };
   }
 
-  private async inputRespond(threadId: string, params: JsonObject): Promise<JsonObject> {
+  private async inputRespond(
+    threadId: string,
+    params: JsonObject,
+    caller: RunCaller | undefined,
+  ): Promise<JsonObject> {
     const responses: JsonObject = {};
     if (Array.isArray(params.responses)) {
       for (const entry of params.responses) {
@@ -195,11 +215,20 @@ export class ProtocolCommands {
     const command: JsonObject = { resume: responses };
     if (params.update !== undefined && params.update !== null) command.update = params.update;
     if (params.goto !== undefined && params.goto !== null) command.goto = params.goto;
-    const run = await this.startRun(threadId, params, { assistant_id: assistantId, command });
+    const run = await this.startRun(
+      threadId,
+      params,
+      { assistant_id: assistantId, command },
+      caller,
+    );
     return { run_id: run };
   }
 
-  private async inputInject(threadId: string, params: JsonObject): Promise<JsonObject> {
+  private async inputInject(
+    threadId: string,
+    params: JsonObject,
+    caller: RunCaller | undefined,
+  ): Promise<JsonObject> {
     const message = objectParam(params, 'message');
     if (!message || typeof message.content !== 'string') {
       throw new ProtocolError('invalid_argument', 'input.inject requires a message with content');
@@ -208,6 +237,7 @@ export class ProtocolCommands {
       threadId,
       { ...params, multitaskStrategy: 'enqueue' },
       { assistant_id: await this.assistantOf(threadId), input: { messages: [message] } },
+      caller,
     );
     return { run_id: run };
   }
@@ -277,7 +307,11 @@ export class ProtocolCommands {
     return { checkpoints };
   }
 
-  private async fork(threadId: string, params: JsonObject): Promise<JsonObject> {
+  private async fork(
+    threadId: string,
+    params: JsonObject,
+    caller: RunCaller | undefined,
+  ): Promise<JsonObject> {
     const checkpointId = requiredString(params, 'checkpoint_id', 'state.fork');
     try {
       await this.state.state(threadId, { checkpoint_id: checkpointId }, false);
@@ -293,11 +327,16 @@ export class ProtocolCommands {
       }
       throw error;
     }
-    const run = await this.startRun(threadId, params, {
-      assistant_id: await this.assistantOf(threadId),
-      input: params.input ?? null,
-      checkpoint_id: checkpointId,
-    });
+    const run = await this.startRun(
+      threadId,
+      params,
+      {
+        assistant_id: await this.assistantOf(threadId),
+        input: params.input ?? null,
+        checkpoint_id: checkpointId,
+      },
+      caller,
+    );
     return { run_id: run, thread_id: threadId };
   }
 
@@ -319,6 +358,7 @@ export class ProtocolCommands {
     threadId: string,
     params: JsonObject,
     body: Partial<CreateRunDto> & { assistant_id: string },
+    caller: RunCaller | undefined,
   ): Promise<string> {
     const strategy = params.multitaskStrategy ?? params.multitask_strategy;
     const config = objectParam(params, 'config');
@@ -341,6 +381,7 @@ export class ProtocolCommands {
           : 'enqueue',
       },
       now(),
+      caller,
     );
     return run.data.run_id;
   }

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { HttpDrain } from '#libs/http';
 import { DomainError } from '#libs/domain';
 import type { AuthContext } from '../auth/custom-auth.js';
+import { runCallerOf } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { ProtocolCommands } from './protocol-commands.js';
@@ -53,7 +54,7 @@ export function serveProtocolSockets(app: NestFastifyApplication, drain: HttpDra
       }
       throw error;
     }
-    return commands.handle(threadId, sent);
+    return commands.handle(threadId, sent, runCallerOf(who));
   };
   registerProtocolSocket(app.getHttpAdapter().getInstance(), {
     command,

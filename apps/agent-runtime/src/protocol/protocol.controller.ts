@@ -4,6 +4,8 @@ import { SocketTickets } from './socket-tickets.js';
 import { notFound } from '#libs/domain';
 import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
+import type { RunCaller } from '../auth/run-caller.js';
+import { RunCallerOf } from '../auth/run-caller.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { isUuid } from '../common/uuid5.js';
 import { matchesFilter, type EventFilter } from '../protocol-events/event-filter.js';
@@ -34,6 +36,7 @@ export class ProtocolController {
   async command(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: unknown,
+    @RunCallerOf() caller: RunCaller | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProtocolResponse & { detail?: string }> {
     requireThreadId(threadId);
@@ -43,7 +46,7 @@ export class ProtocolController {
       return { ...protocolFailure(null, 'invalid_argument', command), detail: command };
     }
     void reply.status(200);
-    return this.commands.handle(threadId, command);
+    return this.commands.handle(threadId, command, caller);
   }
 
   /** A single-use ticket that opens this thread's WebSocket from a browser (see docs/runtime.md). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { conflict } from '#libs/domain';
 import { admitRun } from './run-admission.js';
+import type { QueuedCaller } from '../auth/run-caller.js';
 import type { MultitaskStrategy, RunCreatedData } from './run.events.js';
 
 export interface ClaimedRun {
@@ -9,6 +10,8 @@ export interface ClaimedRun {
   readonly threadId: string;
   readonly attempt: number;
   readonly payload: RunCreatedData;
+  /** The user of the application's auth it runs for, kept here and not in the event log. */
+  readonly caller: QueuedCaller | null;
   /** Set when the run was cancelled while it waited, or while a worker that died ran it. */
   readonly cancelAction: 'interrupt' | 'rollback' | null;
 }
@@ -29,6 +32,7 @@ interface QueueRow {
   thread_id: string;
   attempt: number;
   payload: RunCreatedData;
+  caller: QueuedCaller | null;
   cancel_action: 'interrupt' | 'rollback' | null;
 }
 
@@ -96,13 +100,15 @@ export class RunQueue {
   /**
    * Admits the run under the thread's multitask strategy; returns the runs it cancels. With
    * `once`, a run of this id that was ever queued before is not queued again: undefined.
+   * `caller` stays with the queued run (until it has run), for its graph to read.
    */
   async enqueue(
     run: RunCreatedData,
     strategy: MultitaskStrategy,
-    options: { once?: boolean } = {},
+    options: { once?: boolean; caller?: QueuedCaller | null } = {},
   ): Promise<readonly string[] | undefined> {
-    if (!options.once && (await this.enqueueIfIdle(run))) return [];
+    const caller = options.caller ? JSON.stringify(options.caller) : null;
+    if (!options.once && (await this.enqueueIfIdle(run, caller))) return [];
     return this.underThreadLock(run.thread_id, async (client, inflight) => {
       if (options.once) {
         const claimed = await client.query(
@@ -132,8 +138,8 @@ export class RunQueue {
       }
       await client.query(
         `with queued as (
-           insert into run_queue (run_id, thread_id, status, payload, not_before)
-           values ($1, $2, 'pending', $3, $4)
+           insert into run_queue (run_id, thread_id, status, payload, not_before, caller)
+           values ($1, $2, 'pending', $3, $4, $7)
            returning run_id
          )
          select pg_notify($5, $6) from queued`,
@@ -144,6 +150,7 @@ export class RunQueue {
           run.not_before ?? null,
           RUN_WAKE_CHANNEL,
           `${this.origin}:${run.run_id}`,
+          caller,
         ],
       );
       return admission.cancel;
@@ -154,10 +161,10 @@ export class RunQueue {
    * Queues and announces the run in one statement when its thread has no run queued, which any
    * multitask strategy admits; false, with nothing queued, when it has one.
    */
-  private async enqueueIfIdle(run: RunCreatedData): Promise<boolean> {
+  private async enqueueIfIdle(run: RunCreatedData, caller: string | null): Promise<boolean> {
     const { rows } = await this.pool.query<{ queued_run: string }>({
       name: 'run_queue_admit_if_idle',
-      text: 'select queued_run from run_queue_admit_if_idle($1, $2, $3, $4, $5, $6, $7)',
+      text: 'select queued_run from run_queue_admit_if_idle($1, $2, $3, $4, $5, $6, $7, $8)',
       values: [
         threadLockKey(run.thread_id),
         run.thread_id,
@@ -166,6 +173,7 @@ export class RunQueue {
         run.not_before ?? null,
         RUN_WAKE_CHANNEL,
         `${this.origin}:${run.run_id}`,
+        caller,
       ],
     });
     return rows.length === 0;
@@ -311,12 +319,13 @@ export class RunQueue {
                 set status = 'running', attempt = q.attempt + 1, worker_id = $1,
                     lease_until = clock_timestamp() + make_interval(secs => $2)
                from next where q.run_id = next.run_id
-             returning q.run_id, q.thread_id, q.attempt, q.payload, q.cancel_action
+             returning q.run_id, q.thread_id, q.attempt, q.payload, q.caller, q.cancel_action
            )
-           select run_id, thread_id, attempt, payload, cancel_action, null::float8 as due_in_ms
+           select run_id, thread_id, attempt, payload, caller, cancel_action,
+                  null::float8 as due_in_ms
              from claimed
            union all
-           select null, null, null, null, null,
+           select null, null, null, null, null, null,
                   (select ceil(extract(epoch from min(not_before) - clock_timestamp()) * 1000)::float8
                      from run_queue where status = 'pending' and not_before > clock_timestamp())`,
           [workerId, leaseSeconds, limit],
@@ -328,6 +337,7 @@ export class RunQueue {
             threadId: row.thread_id,
             attempt: row.attempt,
             payload: row.payload,
+            caller: row.caller,
             cancelAction: row.cancel_action,
           })),
           dueInMs: due ?? undefined,
@@ -386,7 +396,7 @@ export class RunQueue {
   async cancel(runId: string, action: 'interrupt' | 'rollback'): Promise<CancelOutcome> {
     const pending = await this.pool.query<QueueRow>(
       `delete from run_queue where run_id = $1 and status = 'pending'
-        returning run_id, thread_id, attempt, payload, cancel_action`,
+        returning run_id, thread_id, attempt, payload, caller, cancel_action`,
       [runId],
     );
     const [removed] = pending.rows;

@@ -22,6 +22,7 @@ import type { RunSignals } from './run-signals.js';
 import { RunStepWriter } from './run-step-writer.js';
 import type { RunCreatedData, RunFinishedData } from '../run-records/run.events.js';
 import { deliverWebhook } from './webhook.js';
+import { callerConfigurable } from '../auth/run-caller.js';
 
 export interface RunExecutorOptions {
   readonly workerId: string;
@@ -189,7 +190,7 @@ export class RunExecutor {
       return { status: 'error', error };
     }
     try {
-      const config = this.graphConfig(run, claimed.attempt);
+      const config = this.graphConfig(claimed);
       const graph = await this.application.graph(run.graph_id, config as never);
       const createCommand = await this.application.createCommand(run.graph_id);
       const streamModes = run.kwargs.stream_mode as StreamMode[];
@@ -242,9 +243,13 @@ export class RunExecutor {
     }
   }
 
-  private graphConfig(run: RunCreatedData, attempt: number): JsonObject {
+  /** The run's recorded config, with the user it runs for (kept with the queued run only). */
+  private graphConfig({ payload: run, attempt, caller }: ClaimedRun): JsonObject {
     const config = run.kwargs.config;
-    const configurable = { ...(config.configurable as JsonObject) };
+    const configurable = {
+      ...(config.configurable as JsonObject),
+      ...callerConfigurable(caller),
+    };
     if (configurable.checkpoint_id === null) delete configurable.checkpoint_id;
     return {
       ...config,

@@ -109,4 +109,32 @@ export const RUN_MIGRATIONS = [
       $$;
     `,
   },
+  {
+    version: 2205,
+    name: "a queued run's caller",
+    // The user of the application's auth a run is for (what its `authenticate` returned, and
+    // the permissions), which the graph reads at execution: kept with the queued run, gone with
+    // its row once it has run, never in the event log. The admission function takes it too.
+    sql: `
+      alter table run_queue add column caller jsonb;
+      drop function run_queue_admit_if_idle(text, uuid, uuid, jsonb, timestamptz, text, text);
+      create function run_queue_admit_if_idle(p_lock_key text, p_thread uuid, p_run uuid,
+                                              p_payload jsonb, p_not_before timestamptz,
+                                              p_channel text, p_notice text, p_caller jsonb)
+      returns table (queued_run uuid)
+      language plpgsql volatile as $$
+      begin
+        perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
+        if exists (select 1 from run_queue where thread_id = p_thread) then
+          return query select q.run_id from run_queue q where q.thread_id = p_thread
+                        order by q.created_at;
+          return;
+        end if;
+        insert into run_queue (run_id, thread_id, status, payload, not_before, caller)
+        values (p_run, p_thread, 'pending', p_payload, p_not_before, p_caller);
+        perform pg_notify(p_channel, p_notice);
+      end;
+      $$;
+    `,
+  },
 ];

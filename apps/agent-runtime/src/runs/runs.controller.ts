@@ -1,6 +1,8 @@
 import { Returns, ReturnsNothing, StreamsEvents, listOf } from '#libs/http';
 import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import { AuthEvent, RefusedInStream } from '../auth/auth-event.decorator.js';
+import type { RunCaller } from '../auth/run-caller.js';
+import { RunCallerOf } from '../auth/run-caller.decorator.js';
 import {
   Body,
   Controller,
@@ -80,9 +82,10 @@ export class RunsController {
   async create(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Run> {
-    const run = await this.runs.create(threadId, body, now());
+    const run = await this.runs.create(threadId, body, now(), caller);
     void reply.header('content-location', runPath(run.data));
     return run.resource;
   }
@@ -93,9 +96,10 @@ export class RunsController {
   @HttpCode(200)
   async createStateless(
     @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Run> {
-    const run = await this.runs.create(null, body, now());
+    const run = await this.runs.create(null, body, now(), caller);
     void reply.header('content-location', runPath(run.data));
     return run.resource;
   }
@@ -142,9 +146,10 @@ export class RunsController {
   async wait(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(threadId, body, now());
+    const run = await this.runs.create(threadId, body, now(), caller);
     await this.answerWhenFinished(reply, run.data);
   }
 
@@ -152,8 +157,12 @@ export class RunsController {
   @AuthEvent('threads:create_run')
   @Post('runs/wait')
   @HttpCode(200)
-  async waitStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
-    const run = await this.runs.create(null, body, now());
+  async waitStateless(
+    @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const run = await this.runs.create(null, body, now(), caller);
     await this.answerWhenFinished(reply, run.data);
   }
 
@@ -209,8 +218,8 @@ export class RunsController {
   @AuthEvent('threads:create_run')
   @Post('runs/batch')
   @HttpCode(200)
-  async batch(@Body() body: unknown): Promise<Run[]> {
-    return this.runs.createBatch(await validateEach(body, CreateRunDto), now());
+  async batch(@Body() body: unknown, @RunCallerOf() caller: RunCaller | undefined): Promise<Run[]> {
+    return this.runs.createBatch(await validateEach(body, CreateRunDto), now(), caller);
   }
 
   @StreamsEvents()
@@ -219,17 +228,22 @@ export class RunsController {
   async stream(
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(threadId, body, now());
+    const run = await this.runs.create(threadId, body, now(), caller);
     await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 
   @StreamsEvents()
   @AuthEvent('threads:create_run')
   @Post('runs/stream')
-  async streamStateless(@Body() body: CreateRunDto, @Res() reply: FastifyReply): Promise<void> {
-    const run = await this.runs.create(null, body, now());
+  async streamStateless(
+    @Body() body: CreateRunDto,
+    @RunCallerOf() caller: RunCaller | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const run = await this.runs.create(null, body, now(), caller);
     await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 

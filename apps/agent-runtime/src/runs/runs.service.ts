@@ -22,6 +22,7 @@ import {
   type RunFinishedData,
 } from '../run-records/run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
+import { queuedCallerOf, recordedConfigurable, type RunCaller } from '../auth/run-caller.js';
 import type { Durability } from '../execution/graph-stream.js';
 
 /** `durability`, or the older `checkpoint_during` (false: only at exit), or LangGraph's default. */
@@ -62,9 +63,17 @@ export class RunsService {
     @Inject(RunObserver) private readonly runObserver: RunObserver,
   ) {}
 
-  /** Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread. */
-  async create(threadId: string | null, body: CreateRunDto, now: string): Promise<CreatedRun> {
-    const created = await this.createOnce(threadId, body, now, undefined);
+  /**
+   * Creates a run on a thread, or with `threadId` null a stateless one on a temporary thread;
+   * `caller`: the user of the application's auth it runs for.
+   */
+  async create(
+    threadId: string | null,
+    body: CreateRunDto,
+    now: string,
+    caller?: RunCaller,
+  ): Promise<CreatedRun> {
+    const created = await this.createOnce(threadId, body, now, undefined, caller);
     if (!created) throw new Error('a run without a given identity is always created');
     return created;
   }
@@ -78,6 +87,7 @@ export class RunsService {
     body: CreateRunDto,
     now: string,
     identity: RunIdentity | undefined,
+    caller?: RunCaller,
   ): Promise<CreatedRun | undefined> {
     // Both reads at once; the assistant's answer still comes first, and a thread is made only
     // for a run whose assistant exists.
@@ -99,6 +109,16 @@ export class RunsService {
     const runConfigurable = (runConfig.configurable ?? {}) as JsonObject;
     const assistantConfigurable = (assistant.config.configurable ?? {}) as JsonObject;
     const metadata = body.metadata ?? {};
+    const configurable: JsonObject = {
+      ...assistantConfigurable,
+      ...runConfigurable,
+      run_id: runId,
+      user_id: runConfigurable.user_id ?? assistantConfigurable.user_id ?? null,
+      graph_id: assistant.graph_id,
+      thread_id: runThreadId,
+      assistant_id: assistant.assistant_id,
+      checkpoint_id: typeof checkpointId === 'string' ? checkpointId : null,
+    };
     const data: RunCreatedData = {
       run_id: runId,
       thread_id: runThreadId,
@@ -112,17 +132,7 @@ export class RunsService {
           ...assistant.config,
           ...runConfig,
           metadata: { created_by: 'system', ...assistant.metadata, ...metadata },
-          configurable: {
-            ...assistantConfigurable,
-            ...runConfigurable,
-            run_id: runId,
-            user_id: (runConfigurable.user_id ?? assistantConfigurable.user_id ?? null) as
-              string | null,
-            graph_id: assistant.graph_id,
-            thread_id: runThreadId,
-            assistant_id: assistant.assistant_id,
-            checkpoint_id: typeof checkpointId === 'string' ? checkpointId : null,
-          },
+          configurable: caller ? recordedConfigurable(configurable, caller) : configurable,
         },
         webhook: body.webhook ?? null,
         temporary,
@@ -144,6 +154,7 @@ export class RunsService {
     };
     const cancelled = await this.queue.enqueue(data, data.multitask_strategy, {
       once: identity !== undefined,
+      caller: queuedCallerOf(caller),
     });
     if (!cancelled) return undefined;
     const progress = await this.recordCreated(data);
@@ -236,9 +247,15 @@ export class RunsService {
   }
 
   /** Stateless runs, one after another, each validated already. */
-  async createBatch(payloads: readonly CreateRunDto[], now: string): Promise<Run[]> {
+  async createBatch(
+    payloads: readonly CreateRunDto[],
+    now: string,
+    caller?: RunCaller,
+  ): Promise<Run[]> {
     const created: Run[] = [];
-    for (const payload of payloads) created.push((await this.create(null, payload, now)).resource);
+    for (const payload of payloads) {
+      created.push((await this.create(null, payload, now, caller)).resource);
+    }
     return created;
   }
 
