@@ -20,7 +20,7 @@ import {
 import type { ClaimedRun, RunQueue } from '../run-records/run-queue.js';
 import type { RunSignals } from './run-signals.js';
 import { RunStepWriter } from './run-step-writer.js';
-import type { RunCreatedData, RunFinishedData } from '../run-records/run.events.js';
+import type { RunFinishedData } from '../run-records/run.events.js';
 import { deliverWebhook } from './webhook.js';
 import { callerConfigurable } from '../auth/run-caller.js';
 
@@ -146,7 +146,7 @@ export class RunExecutor {
           const captured =
             claimed.attempt === 1 && claimed.cancelAction
               ? undefined
-              : await this.threadState(run, claimed.attempt);
+              : await this.threadState(claimed);
           return { outcome: ended, state: captured };
         },
       );
@@ -324,16 +324,11 @@ export class RunExecutor {
     return end;
   }
 
-  private async threadState(
-    run: RunCreatedData,
-    attempt: number,
-  ): Promise<StateSnapshotLike | undefined> {
+  private async threadState(claimed: ClaimedRun): Promise<StateSnapshotLike | undefined> {
+    const run = claimed.payload;
     try {
       // A factory builds the graph of the run's config: the one that wrote the checkpoints.
-      const graph = await this.application.graph(
-        run.graph_id,
-        this.graphConfig(run, attempt) as never,
-      );
+      const graph = await this.application.graph(run.graph_id, this.graphConfig(claimed) as never);
       return (await graph.getState({
         configurable: { thread_id: run.thread_id },
       })) as StateSnapshotLike;
