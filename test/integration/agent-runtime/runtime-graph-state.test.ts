@@ -4,6 +4,7 @@ import { Client, type Checkpoint } from '@langchain/langgraph-sdk';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { queryRows } from '../../support/database-query.js';
 
 const GRAPH_STATE_APP = resolve('test/fixtures/graph-state-app/langgraph.json');
 
@@ -47,6 +48,35 @@ describe('default assistants, subgraph states and graph factories (graph-state-a
     expect(found).toHaveLength(1);
     return only(found);
   };
+
+  describe("the request's headers, as the JS server passes them to the graph", () => {
+    it('gives the graph x- headers and user-agent, never the API key nor a header named as a credential', async () => {
+      const client = new Client({
+        apiUrl: suite.runtime.url,
+        apiKey: suite.runtime.apiKey,
+        defaultHeaders: {
+          'x-team': 'blue',
+          'x-caller-token': 'token-of-the-caller',
+          'user-agent': 'berth-test',
+        },
+      });
+      const thread = await client.threads.create();
+      const seen = await client.runs.wait(thread.thread_id, 'headers', { input: {} });
+      expect(seen).toEqual({
+        names: ['user-agent', 'x-team'],
+        team: 'blue',
+        agent: 'berth-test',
+      });
+
+      const [run] = await client.runs.list(thread.thread_id);
+      expect(JSON.stringify(run)).not.toContain('token-of-the-caller');
+      const recorded = await queryRows<{ n: string }>(
+        suite.database.url,
+        `select count(*) as n from es_events where data::text like '%token-of-the-caller%'`,
+      );
+      expect(recorded).toEqual([{ n: '0' }]);
+    });
+  });
 
   describe('LANGGRAPH_CONFIG from the env of langgraph.json', () => {
     it("creates each graph's default assistant with its config and context", async () => {

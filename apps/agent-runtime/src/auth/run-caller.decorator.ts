@@ -1,8 +1,10 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { configurableHeadersOf } from './configurable-headers.js';
 import { runCallerOf } from './run-caller.js';
 
-/** The user of the application's auth a run this request makes is for (none for the platform). */
-export const RunCallerOf = createParamDecorator((_data: unknown, context: ExecutionContext) =>
-  runCallerOf(context.switchToHttp().getRequest<FastifyRequest>().berthAuth),
-);
+/** Who a run this request makes is for, and the request headers its graph reads. */
+export const RunCallerOf = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return runCallerOf(request.berthAuth, configurableHeadersOf(request.headers));
+});
