@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
-import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const SCHEMAS_APP = resolve('test/fixtures/schemas-app/langgraph.json');
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -17,30 +16,19 @@ type Schema = {
 type SubgraphSchemas = Record<string, { state: Schema | null; config: Schema | null }>;
 
 describe("a graph's schemas, from its zod or StateSchema objects and from its source's types", () => {
-  let database: TestDatabase;
-  let runtime: RuntimeProcess;
-  let client: Client;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('runtime_graph_schemas');
-    runtime = await startRuntime({ databaseUrl: database.url, graphConfig: SCHEMAS_APP });
-    client = new Client({
-      apiUrl: runtime.url,
-      apiKey: runtime.apiKey,
-      callerOptions: { maxRetries: 0 },
-    });
-  }, 90_000);
-  afterAll(async () => {
-    await runtime.stop();
-    await database.drop();
-  });
+  const suite = runtimeSuite(
+    'runtime_graph_schemas',
+    { maxRetries: 0 },
+    { graphConfig: SCHEMAS_APP },
+  );
+  const client = (): Client => suite.client;
 
   const subgraphsOf = async (graphId: string, recurse?: boolean): Promise<SubgraphSchemas> =>
-    (await client.assistants.getSubgraphs(graphId, { recurse })) as unknown as SubgraphSchemas;
+    (await client().assistants.getSubgraphs(graphId, { recurse })) as unknown as SubgraphSchemas;
 
   it('types an Annotation state, and its config annotation as both config and context', async () => {
-    const assistant = await client.assistants.create({ graphId: 'annotated' });
-    const schemas = await client.assistants.getSchemas(assistant.assistant_id);
+    const assistant = await client().assistants.create({ graphId: 'annotated' });
+    const schemas = await client().assistants.getSchemas(assistant.assistant_id);
     const context = {
       type: 'object',
       properties: {
@@ -84,7 +72,7 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
   });
 
   it('keeps the withLangGraph and registry metadata of a zod state', async () => {
-    const checklist = await client.assistants.getSchemas('registry');
+    const checklist = await client().assistants.getSchemas('registry');
     expect(checklist.state_schema).toMatchObject({
       type: 'object',
       properties: {
@@ -93,14 +81,14 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
         phase: { type: 'string', enum: ['draft', 'review', 'final'] },
       },
     });
-    const notes = await client.assistants.getSchemas('notes');
+    const notes = await client().assistants.getSchemas('notes');
     expect(notes.state_schema).toMatchObject({
       properties: { notes: { langgraph_type: 'messages' }, author: { type: 'string' } },
     });
   });
 
   it("gives a StateSchema's own schemas, with MessagesValue's langgraph_type", async () => {
-    const schemas = await client.assistants.getSchemas('state_schema');
+    const schemas = await client().assistants.getSchemas('state_schema');
     expect(schemas.state_schema).toMatchObject({
       type: 'object',
       properties: {
@@ -111,7 +99,7 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
   });
 
   it('converts a plain zod state as it is, with no LangGraph metadata', async () => {
-    const schemas = await client.assistants.getSchemas('plain_zod');
+    const schemas = await client().assistants.getSchemas('plain_zod');
     expect(schemas.state_schema).toMatchObject({
       type: 'object',
       properties: {
@@ -124,7 +112,7 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
   });
 
   it("types a factory's graph from what the factory returns", async () => {
-    const schemas = await client.assistants.getSchemas('factory');
+    const schemas = await client().assistants.getSchemas('factory');
     expect(schemas.state_schema).toMatchObject({
       properties: { total: { type: 'number' }, unit: { type: ['string', 'null'] } },
     });
@@ -132,7 +120,7 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
   });
 
   it("falls back to the state's keys for a graph exported without its type", async () => {
-    const schemas = await client.assistants.getSchemas('untyped');
+    const schemas = await client().assistants.getSchemas('untyped');
     expect(schemas.state_schema).toEqual({ type: 'object', properties: { note: {}, seen: {} } });
     expect(schemas.input_schema).toEqual(schemas.state_schema);
     expect(schemas.config_schema).toBeNull();
@@ -159,7 +147,7 @@ describe("a graph's schemas, from its zod or StateSchema objects and from its so
         state: { properties: { flavour: { type: 'string', enum: ['sour', 'sweet'] } } },
       },
     });
-    const under = (await client.assistants.getSubgraphs('nested', {
+    const under = (await client().assistants.getSubgraphs('nested', {
       namespace: 'branch',
     })) as unknown as SubgraphSchemas;
     expect(Object.keys(under)).toEqual(['branch']);
