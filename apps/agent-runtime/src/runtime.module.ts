@@ -29,6 +29,7 @@ import { SocketTickets } from './protocol/socket-tickets.js';
 import { STORE_PROVIDERS, STORE_SWEEP_SECONDS } from './store/store.providers.js';
 import { SystemController } from './system/system.controller.js';
 import { ThreadStateService } from './threads/thread-state.service.js';
+import { ThreadStorageService } from './threads/thread-storage.service.js';
 import { ThreadStateUpdates } from './threads/thread-state-updates.service.js';
 import { ThreadCreation } from './threads/thread-creation.service.js';
 import { THREAD_SWEEP_INTERVAL_MS, ThreadExpirySweeper } from './threads/thread-expiry.sweeper.js';
@@ -89,6 +90,7 @@ export class RuntimeModule {
           inject: [Application],
         },
         ThreadStateService,
+        ThreadStorageService,
         ThreadStateUpdates,
         ThreadCreation,
         { provide: THREAD_SWEEP_INTERVAL_MS, useValue: parts.threadSweepSeconds * 1000 },

@@ -64,6 +64,34 @@ const threadState: SchemaObject = {
   ),
 };
 
+const storageFields = {
+  rows: { type: 'integer', minimum: 0, description: 'Stored entries counted' },
+  bytes: { type: 'integer', minimum: 0, description: 'Bytes of their JSON text, as stored' },
+} satisfies Record<string, SchemaObject>;
+
+const threadStorage = record(
+  {
+    thread_id: uuid,
+    total_bytes: { type: 'integer', minimum: 0, description: 'The three sections together' },
+    checkpoints: record(
+      storageFields,
+      'Saved checkpoints (their metadata included), values aside.',
+    ),
+    channel_values: record(
+      {
+        ...storageFields,
+        by_channel: {
+          type: 'object',
+          additionalProperties: record(storageFields, 'One channel.'),
+        },
+      },
+      'Channel values the checkpoints hold: one row per checkpoint and channel.',
+    ),
+    pending_writes: record(storageFields, "Tasks' writes: one row per write."),
+  },
+  "Bytes a thread's checkpoints take in the event log.",
+);
+
 const storeItem = record(
   {
     namespace: { type: 'array', items: { type: 'string' } },
@@ -95,6 +123,7 @@ export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     'A thread.',
   ),
   ThreadState: threadState,
+  ThreadStorage: threadStorage,
   Checkpoint: checkpoint,
   Run: record(
     {

@@ -35,6 +35,8 @@ import { ThreadCopyAdmission } from './thread-copy-admission.js';
 import type { Thread } from './thread.resource.js';
 import type { ThreadStateResource } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
+import { ThreadStorageService } from './thread-storage.service.js';
+import type { ThreadStorage } from './thread-storage.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { checkpointAddress } from './checkpoint-address.js';
 
@@ -55,6 +57,7 @@ export class ThreadsController {
     @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
     @Inject(ThreadCreation) private readonly creation: ThreadCreation,
     @Inject(ThreadCopyAdmission) private readonly copies: ThreadCopyAdmission,
+    @Inject(ThreadStorageService) private readonly storageOf: ThreadStorageService,
   ) {}
 
   @Returns('Thread')
@@ -130,6 +133,13 @@ export class ThreadsController {
   @HttpCode(204)
   async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
     await this.threads.remove(threadId, now());
+  }
+
+  @Returns('ThreadStorage')
+  @AuthEvent('threads:read')
+  @Get(':threadId/storage')
+  storage(@Param('threadId', IdPipe) threadId: string): Promise<ThreadStorage> {
+    return this.storageOf.storage(threadId);
   }
 
   @Returns('ThreadState')
