@@ -117,7 +117,8 @@ describe("an application's Hono app (http.app) wrapping Berth's routes, as under
   });
 
   it('still asks for the API key, and a forged in-process token opens nothing', async () => {
-    expect((await fetch(`${suite.runtime.url}/info`)).status).toBe(401);
+    const unknownAssistant = '/assistants/00000000-0000-4000-8000-000000000000';
+    expect((await fetch(`${suite.runtime.url}${unknownAssistant}`)).status).toBe(401);
     expect((await fetch(`${suite.runtime.url}/custom/client`)).status).toBe(401);
     const forged = await fetch(`${suite.runtime.url}/threads/search`, {
       method: 'POST',
@@ -182,10 +183,11 @@ describe("an application's Hono app with the application's own authentication", 
     });
 
   it('authenticates before the middleware runs: a refused request never reaches it', async () => {
-    const refused = await get('/info?interrupt');
+    // Not /info: it answers anyone, as the JS server's does.
+    const refused = await get('/threads/search?interrupt');
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-app-middleware')).toBeNull();
-    expect(await (await get('/info?interrupt', 'alice')).json()).toEqual({
+    expect(await (await get('/threads/search?interrupt', 'alice')).json()).toEqual({
       status: 'interrupted',
     });
   });
