@@ -11,6 +11,7 @@ import {
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
 import { packExample, revisionLogs } from '../../support/deployment-flow.js';
+import { startPrivateHttpsServer, type PrivateAuthority } from '../../support/private-authority.js';
 import { deployAs, PLATFORM_ROOT, sealableOrSkipped } from '../../support/tenant-deploy.js';
 
 jest.setTimeout(300_000);
@@ -103,6 +104,32 @@ const EXPECTED_DENIALS = {
   superuser: '28P01',
 };
 
+/** What a tenant's code answers from an HTTPS server only the machine's extra authorities sign. */
+const FETCH_PRIVATE = (url: string): string => `
+const https = require('node:https');
+module.exports = () => new Promise((resolve) => {
+  https
+    .get(${JSON.stringify(url)}, (response) => {
+      let body = '';
+      response.on('data', (chunk) => { body += chunk; });
+      response.on('end', () => resolve(body));
+    })
+    .on('error', (error) => resolve(error.code || error.message));
+});
+`;
+
+const PRIVATE_GRAPH = `import { createRequire } from 'node:module';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+
+const fetchPrivate = createRequire(import.meta.url)('../fetch-private.cjs');
+const State = Annotation.Root({ answer: Annotation<string> });
+export const graph = new StateGraph(State)
+  .addNode('fetch', async () => ({ answer: await fetchPrivate() }))
+  .addEdge(START, 'fetch')
+  .addEdge('fetch', END)
+  .compile();
+`;
+
 const describeWhereSealable = await sealableOrSkipped(describe, 'Tenant isolation tests');
 
 describeWhereSealable(
@@ -110,11 +137,17 @@ describeWhereSealable(
   () => {
     let cp: ControlPlaneProcess;
     let app: AppFixture;
+    let authority: PrivateAuthority;
 
     beforeAll(async () => {
+      authority = await startPrivateHttpsServer();
       cp = await startControlPlane({
         embeddedDatabase: true,
-        env: { BERTH_ALLOW_UNSEALED_TENANTS: 'false', BERTH_ALLOW_LOCAL_SOURCES: 'false' },
+        env: {
+          BERTH_ALLOW_UNSEALED_TENANTS: 'false',
+          BERTH_ALLOW_LOCAL_SOURCES: 'false',
+          NODE_EXTRA_CA_CERTS: authority.bundle,
+        },
       });
       app = await exampleAppWithEnvGraph();
     });
@@ -122,6 +155,7 @@ describeWhereSealable(
     afterAll(async () => {
       await cp.dispose();
       await app.remove();
+      await authority.close();
     });
 
     it('starts sealed and accepts both tenants', async () => {
@@ -179,6 +213,42 @@ describeWhereSealable(
       expect(found.processes).toBeLessThan(10);
       // Its /tmp is its own: the build's scratch file is not there.
       expect(found.tmpEntries).not.toContain(inBuild.scratch);
+    });
+
+    it("lets a tenant's build and runtime trust the authorities the machine adds (NODE_EXTRA_CA_CERTS), wherever that file is", async () => {
+      await writeFile(join(app.dir, 'fetch-private.cjs'), FETCH_PRIVATE(authority.url));
+      await writeFile(
+        join(app.dir, 'build-private.cjs'),
+        `require('./fetch-private.cjs')().then((answer) => console.log('PRIVATE ' + answer));`,
+      );
+      await writeFile(join(app.dir, 'src', 'private.ts'), PRIVATE_GRAPH);
+      const config = JSON.parse(await readFile(join(app.dir, 'langgraph.json'), 'utf8')) as {
+        graphs: Record<string, string>;
+      };
+      config.graphs.private = './src/private.ts:graph';
+      await writeFile(join(app.dir, 'langgraph.json'), JSON.stringify(config));
+
+      const { archive } = await packDirectory(app.dir);
+      const deployed = await deployAs(cp, TEST_API_KEY, 'private-authority-app', archive, {
+        build_command: 'node build-private.cjs',
+      });
+      expect(deployed.revision.status).toBe('DEPLOYED');
+      const buildLogs = await revisionLogs(
+        cp,
+        deployed.deployment.id,
+        deployed.revision.id,
+        'build',
+      );
+      expect(buildLogs).toContain('PRIVATE trusted');
+
+      const client = new Client({
+        apiUrl: deployed.deployment.source_config.custom_url ?? '',
+        apiKey: TEST_API_KEY,
+      });
+      const { answer } = (await client.runs.wait(null, 'private', { input: {} })) as {
+        answer: string;
+      };
+      expect(answer).toBe('trusted');
     });
 
     it('refuses local git sources unless the operator allows them', async () => {

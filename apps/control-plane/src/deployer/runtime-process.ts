@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { RUNTIME_SCRIPT } from '../platform-paths.js';
+import { EXTRA_CERTIFICATES } from '../isolation/extra-certificates.js';
 import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 
@@ -21,7 +22,7 @@ export type RuntimeLaunch = {
 /** The little of the control plane's environment a runtime inherits. */
 function baseEnvironment(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) {
+  for (const name of ['PATH', 'HOME', 'LANG', 'TZ', EXTRA_CERTIFICATES]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

@@ -3,6 +3,7 @@ import { lstat, mkdir, rename, stat, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractArchive } from '#libs/source-archive';
+import { EXTRA_CERTIFICATES } from '../isolation/extra-certificates.js';
 import { isLocalGitSource, REMOTE_GIT_PROTOCOLS } from '../isolation/git-source-policy.js';
 import type { Jailer } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
@@ -57,12 +58,12 @@ type BuildCommands = {
 };
 
 /**
- * What build commands see of the environment: enough to run, nothing of the platform's; their
- * npm cache is in the deployment's home.
+ * What build commands see of the environment: enough to run and to reach the package registry as
+ * the machine does, nothing of the platform's; their npm cache is in the deployment's home.
  */
 function buildEnvironment(home: string): Record<string, string> {
   const env: Record<string, string> = { CI: 'true', NODE_ENV: 'development', HOME: home };
-  for (const name of ['PATH', 'LANG', 'TZ', 'npm_config_registry']) {
+  for (const name of ['PATH', 'LANG', 'TZ', 'npm_config_registry', EXTRA_CERTIFICATES]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { access, constants, lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { extraCertificatesFile } from './extra-certificates.js';
 import type { JailTools } from './jail.js';
 
 const run = promisify(execFile);
@@ -46,11 +47,16 @@ export async function findJailTools(): Promise<JailTools | string> {
   }
   const prefix = await nodePrefix();
   if (prefix) systemDirs.push(prefix);
+  const certificates = await extraCertificatesFile();
+  const extraCertificates =
+    certificates && !systemDirs.some((dir) => certificates.startsWith(`${dir}/`))
+      ? certificates
+      : undefined;
   const probe = [bwrap, '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev'];
   try {
     await run(probe[0] ?? bwrap, [...probe.slice(1), '--', '/bin/true'], { timeout: 10_000 });
   } catch (error) {
     return `bubblewrap cannot make a sandbox here: ${(error as Error).message.split('\n')[0]}`;
   }
-  return { bwrap, setpriv, systemDirs, systemLinks };
+  return { bwrap, setpriv, systemDirs, systemLinks, extraCertificates };
 }

@@ -6,6 +6,7 @@ const TOOLS: JailTools = {
   setpriv: '/usr/bin/setpriv',
   systemDirs: ['/usr', '/etc'],
   systemLinks: [{ path: '/bin', target: 'usr/bin' }],
+  extraCertificates: undefined,
 };
 
 const SPEC: JailSpec = {
@@ -72,6 +73,16 @@ describe('jailCommand', () => {
       argv.indexOf(prefix),
     );
     expect(after(argv, '--ro-bind')).toContain(prefix);
+  });
+
+  it("shows the machine's extra certificate authorities read-only, even when they are in /tmp", () => {
+    const extraCertificates = '/tmp/berth-ca/extra.pem';
+    const argv = jailCommand({ ...TOOLS, extraCertificates }, SPEC, ['true']);
+    expect(after(argv, '--ro-bind')).toContain(extraCertificates);
+    expect(after(argv, '--bind')).not.toContain(extraCertificates);
+    // Bound after the jail's own /tmp is mounted, which would hide it otherwise.
+    expect(argv.indexOf('--tmpfs')).toBeLessThan(argv.indexOf(extraCertificates));
+    expect(after(argv, '--dir')).toContain('/tmp/berth-ca');
   });
 
   it('drops to the deployment user with no capabilities and umask 077, then runs the command', () => {

@@ -8,6 +8,8 @@ export type JailTools = {
   readonly systemDirs: readonly string[];
   /** Top-level links of a merged /usr (/bin -> usr/bin), made again inside as the same links. */
   readonly systemLinks: readonly { readonly path: string; readonly target: string }[];
+  /** The file of NODE_EXTRA_CA_CERTS when it is not in those directories: bound read-only too. */
+  readonly extraCertificates: string | undefined;
 };
 
 /** What one jailed process (a build command or a runtime) sees and runs as. */
@@ -59,8 +61,11 @@ export function jailCommand(
   for (const link of tools.systemLinks) mounts.push('--symlink', link.target, link.path);
   mounts.push('--proc', '/proc', '--dev', '/dev');
   mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
+  const readable = tools.extraCertificates
+    ? [...spec.readable, tools.extraCertificates]
+    : spec.readable;
   const binds = [
-    ...spec.readable.map((path) => ({ path, flag: '--ro-bind' })),
+    ...readable.map((path) => ({ path, flag: '--ro-bind' })),
     ...spec.writable.map((path) => ({ path, flag: '--bind' })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
   for (const { flag, path } of binds) bind(flag, path);
