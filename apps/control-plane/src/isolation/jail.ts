@@ -57,10 +57,11 @@ export function jailCommand(
     mounts.push(flag, path, path);
     made.add(path);
   };
+  // The private /tmp first: a system directory under /tmp (a Node in a checkout there) stays seen.
+  mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
   for (const dir of tools.systemDirs) bind('--ro-bind', dir);
   for (const link of tools.systemLinks) mounts.push('--symlink', link.target, link.path);
   mounts.push('--proc', '/proc', '--dev', '/dev');
-  mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
   const readable = tools.extraCertificates
     ? [...spec.readable, tools.extraCertificates]
     : spec.readable;
