@@ -1,4 +1,5 @@
 import type { JsonObject } from '#libs/event-store';
+import type { StoreItemRow } from './store-item.entity.js';
 
 /** An item as the SDK gets it. */
 export interface StoreItem {
@@ -17,17 +18,11 @@ export interface StoreItemFound extends StoreItem {
   readonly expiresAt: string | null;
 }
 
-/** A row of `store_items` as the reads select it. */
-export interface ItemRecord {
-  namespace: string[];
-  key: string;
-  value: JsonObject;
-  created_at: Date;
-  updated_at: Date;
-  ttl_minutes: number | null;
-  expires_at: Date | null;
-  score?: number | null;
-}
+/** A row of `store_items` as the reads select it (`ITEM_COLUMNS`, and a search's score). */
+export type ItemRecord = Pick<
+  StoreItemRow,
+  'namespace' | 'key' | 'value' | 'created_at' | 'updated_at' | 'ttl_minutes' | 'expires_at'
+> & { score?: number | null };
 
 export const ITEM_COLUMNS =
   'namespace, key, value, created_at, updated_at, ttl_minutes, expires_at';
