@@ -28,15 +28,13 @@ export function runCallerOf(
   who: AuthContext | undefined,
   headers: Readonly<Record<string, string>> = {},
 ): RunCaller | undefined {
-  const withHeaders = Object.keys(headers).length > 0 ? { headers } : {};
+  const passed = Object.keys(headers).length > 0 ? headers : undefined;
   if (who?.kind !== 'user') {
-    return 'headers' in withHeaders
-      ? { identity: null, user: null, permissions: null, ...withHeaders }
-      : undefined;
+    return passed && { identity: null, user: null, permissions: null, headers: passed };
   }
   // As JSON now, so that the graph sees the same user whichever process runs it, and when.
   const user = JSON.parse(JSON.stringify(who.user)) as JsonObject;
-  return { identity: who.user.identity, user, permissions: [...who.scopes], ...withHeaders };
+  return { identity: who.user.identity, user, permissions: [...who.scopes], headers: passed };
 }
 
 /** A cron's tick runs for the user who made the cron, known by identity alone. */
