@@ -1,13 +1,22 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { CheckpointExtension } from './checkpoint-delta.js';
+import { parseDeltaReferences } from '../common/json-delta.js';
 
 /** Event types of a thread's checkpoint stream. */
 export const CHECKPOINT_SAVED = 'CheckpointSaved';
 export const CHECKPOINT_WRITES_SAVED = 'CheckpointWritesSaved';
 export const CHECKPOINT_METADATA_PATCHED = 'CheckpointMetadataPatched';
 
+const CHECKPOINT_STREAM_PREFIX = 'checkpoints-';
+
 /** Every checkpoint and pending write of one LangGraph thread lives in this stream. */
 export function checkpointStreamOf(threadId: string): string {
-  return `checkpoints-${threadId}`;
+  return `${CHECKPOINT_STREAM_PREFIX}${threadId}`;
+}
+
+/** The thread whose checkpoint stream this is. */
+export function threadIdOfCheckpointStream(stream: string): string {
+  return stream.slice(CHECKPOINT_STREAM_PREFIX.length);
 }
 
 /**
@@ -23,8 +32,11 @@ export type CheckpointSavedData = {
   checkpoint_id: string;
   /** The checkpoint this one follows (`configurable.checkpoint_id` of the put), or null. */
   parent_checkpoint_id: string | null;
+  /** The checkpoint whole, or with `extends` what changed since the checkpoint named there. */
   checkpoint: StoredValue;
   metadata: StoredValue;
+  /** Absent: `checkpoint` is whole (always so in events written before deltas). */
+  extends?: CheckpointExtension;
 };
 
 export type StoredWrite = {
@@ -95,12 +107,26 @@ function parseCheckpointSaved(data: JsonObject): CheckpointSavedData {
   if (parent !== null && typeof parent !== 'string') {
     throw fail('parent_checkpoint_id is neither a string nor null');
   }
-  return {
+  const saved: CheckpointSavedData = {
     checkpoint_ns: stringField(data, 'checkpoint_ns', fail),
     checkpoint_id: stringField(data, 'checkpoint_id', fail),
     parent_checkpoint_id: parent ?? null,
     checkpoint: parseStoredValue(data['checkpoint'], 'checkpoint', fail),
     metadata: parseStoredValue(data['metadata'], 'metadata', fail),
+  };
+  const extension = data['extends'];
+  if (extension === undefined) return saved;
+  if (saved.checkpoint.type !== 'json' || !('value' in saved.checkpoint)) {
+    throw fail('a checkpoint stored as a delta is not JSON');
+  }
+  return { ...saved, extends: parseExtension(extension, fail) };
+}
+
+function parseExtension(value: JsonValue, fail: (reason: string) => Error): CheckpointExtension {
+  if (!isJsonObject(value)) throw fail('extends is not an object');
+  return {
+    checkpoint_id: stringField(value, 'checkpoint_id', fail),
+    ...parseDeltaReferences(value, (reason) => fail(`extends.${reason}`)),
   };
 }
 

@@ -12,11 +12,13 @@ import type {
 import { CheckpointHolds, type CheckpointHold } from './checkpoint-holds.js';
 import { StreamAppender } from './stream-appender.js';
 import { TrailingWrites } from './trailing-writes.js';
+import { CheckpointDeltaWriter } from './checkpoint-delta-writer.js';
 import { uuidv7, type EventStore, type EventToAppend } from '#libs/event-store';
 import {
   CHECKPOINT_SAVED,
   CHECKPOINT_WRITES_SAVED,
   checkpointStreamOf,
+  threadIdOfCheckpointStream,
   type CheckpointEvent,
   type CheckpointSavedData,
   type CheckpointWritesSavedData,
@@ -65,6 +67,7 @@ export class EventCheckpointStorage {
   private readonly appender: StreamAppender;
   private readonly holds: CheckpointHolds;
   private readonly trailing = new TrailingWrites();
+  private readonly deltas = new CheckpointDeltaWriter();
 
   constructor(
     private readonly store: EventStore,
@@ -72,7 +75,9 @@ export class EventCheckpointStorage {
     options: EventCheckpointStorageOptions = {},
   ) {
     this.cache = new ThreadCheckpointCache(store, options);
-    this.appender = new StreamAppender(store);
+    this.appender = new StreamAppender(store, (stream) => {
+      this.deltas.forget(threadIdOfCheckpointStream(stream));
+    });
     this.holds = new CheckpointHolds(store, this.cache);
   }
 
@@ -82,7 +87,7 @@ export class EventCheckpointStorage {
    * back and appended in one commit (see `CheckpointHolds`). It may run twice: see there.
    */
   exclusively<T>(threadId: string, work: (hold: CheckpointHold) => Promise<T>): Promise<T> {
-    return this.holds.run(threadId, work);
+    return this.whileHeld(threadId, () => this.holds.run(threadId, work));
   }
 
   /**
@@ -91,7 +96,16 @@ export class EventCheckpointStorage {
    * from the cache, which folds its appends.
    */
   owned<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    return this.cache.exclusively(threadId, work);
+    return this.whileHeld(threadId, () => this.cache.exclusively(threadId, work));
+  }
+
+  /** While a thread is held its checkpoints are saved as deltas; the bases kept go after. */
+  private async whileHeld<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      this.deltas.forget(threadId);
+    }
   }
 
   /**
@@ -211,6 +225,7 @@ export class EventCheckpointStorage {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    this.deltas.forget(threadId);
     this.cache.forget(threadId);
     await this.store.deleteStream(checkpointStreamOf(threadId));
     this.cache.forget(threadId);
@@ -283,10 +298,20 @@ export class EventCheckpointStorage {
     return this.cache.read(threadId);
   }
 
-  private async append(threadId: string, event: CheckpointEvent): Promise<void> {
+  private async append(threadId: string, written: CheckpointEvent): Promise<void> {
+    const event = this.storedForm(threadId, written);
     const toAppend: EventToAppend = { eventId: uuidv7(), type: event.type, data: event.data };
     const position = await this.appender.append(checkpointStreamOf(threadId), toAppend);
     this.cache.recordAppended(threadId, position, toAppend.eventId, event);
+  }
+
+  /** A checkpoint of a held thread is stored as what changed since its parent, where it pays. */
+  private storedForm(threadId: string, event: CheckpointEvent): CheckpointEvent {
+    if (event.type !== CHECKPOINT_SAVED || !this.cache.isHeld(threadId)) return event;
+    const data = this.deltas.encode(threadId, event.data, (ns, id) =>
+      this.cache.loggedCheckpoint(threadId, ns, id),
+    );
+    return data === event.data ? event : { type: CHECKPOINT_SAVED, data };
   }
 
   private async toTuple(

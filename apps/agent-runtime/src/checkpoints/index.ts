@@ -40,7 +40,6 @@ export {
   DEFAULT_CHECKPOINT_CACHE_MB,
   checkpointCacheBytesOf,
   checkpointEventBytes,
-  jsonTextLength,
 } from './event-size.js';
 export {
   ThreadCheckpointCache,

@@ -15,7 +15,11 @@ interface Waiting {
 export class StreamAppender {
   private readonly queues = new Map<string, Waiting[]>();
 
-  constructor(private readonly store: EventStore) {}
+  /** `onFailure` hears of a failed append before anything else can be queued on that stream. */
+  constructor(
+    private readonly store: EventStore,
+    private readonly onFailure: (stream: string) => void = () => undefined,
+  ) {}
 
   /** Resolves with the event's stream position once it is in the log. */
   append(stream: string, event: EventToAppend): Promise<number> {
@@ -52,7 +56,11 @@ export class StreamAppender {
         );
       } catch (error) {
         const failure = error instanceof Error ? error : new Error(String(error));
-        for (const waiting of batch) waiting.settle(failure);
+        this.onFailure(stream);
+        // What was queued behind the failed events may build on them: it fails with them.
+        const behind = this.queues.get(stream) ?? [];
+        this.queues.set(stream, []);
+        for (const waiting of [...batch, ...behind]) waiting.settle(failure);
         continue;
       }
       const first = result.streamPosition - batch.length + 1;

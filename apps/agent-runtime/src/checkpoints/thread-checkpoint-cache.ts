@@ -6,6 +6,7 @@ import {
 } from './checkpoint-events.js';
 import { checkpointCacheBytesOf, checkpointEventBytes } from './event-size.js';
 import { ThreadCheckpoints } from './thread-checkpoints.js';
+import type { DeltaBase } from './checkpoint-delta-writer.js';
 
 export interface ThreadCheckpointCacheOptions {
   /**
@@ -177,6 +178,26 @@ export class ThreadCheckpointCache {
     this.fold(threadId, cached, position, eventId, event);
     this.evictBeyondBounds(threadId);
     return position;
+  }
+
+  /**
+   * A checkpoint of a thread held and checked against its stream, as a base for a delta: folded
+   * from the log, from this process's appends, or ahead from what a hold keeps back (which is
+   * appended before anything written after it).
+   */
+  loggedCheckpoint(threadId: string, ns: string, id: string): DeltaBase | undefined {
+    const cached = this.threads.get(threadId);
+    if (!this.held.get(threadId)?.checked || !cached) return undefined;
+    const record = cached.checkpoints.checkpoint(ns, id);
+    if (!record || !('value' in record.checkpoint)) return undefined;
+    const full = record.checkpoint.value;
+    if (typeof full !== 'object' || full === null || Array.isArray(full)) return undefined;
+    return { id, full, chain: record.chain, chainBytes: record.chainBytes };
+  }
+
+  /** Whether the caller keeps other writers off the thread's checkpoints (see `exclusively`). */
+  isHeld(threadId: string): boolean {
+    return this.held.has(threadId);
   }
 
   /** Whether the thread is cached. */

@@ -1,17 +1,22 @@
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/event-store';
 import {
   CHECKPOINT_METADATA_PATCHED,
   CHECKPOINT_SAVED,
   CHECKPOINT_WRITES_SAVED,
+  MalformedCheckpointEventError,
   parseCheckpointEvent,
   type CheckpointEvent,
+  type CheckpointSavedData,
   type StoredValue,
 } from './checkpoint-events.js';
+import { foldCheckpointDelta } from './checkpoint-delta.js';
+import { chainAfter, WHOLE, type DeltaChain } from '../common/delta-chain.js';
 
-export interface CheckpointRecord {
+export interface CheckpointRecord extends DeltaChain {
   readonly ns: string;
   readonly id: string;
   readonly parentId: string | undefined;
+  /** Always whole: a checkpoint stored as a delta is folded onto its base. */
   readonly checkpoint: StoredValue;
   readonly metadata: StoredValue;
 }
@@ -60,7 +65,7 @@ export class ThreadCheckpoints {
           ns,
           id: data.checkpoint_id,
           parentId: data.parent_checkpoint_id ?? undefined,
-          checkpoint: data.checkpoint,
+          ...wholeCheckpoint(data, checkpoints),
           metadata: data.metadata,
         });
         const latest = this.latestIds.get(ns);
@@ -159,6 +164,37 @@ export class ThreadCheckpoints {
     }
     return chain;
   }
+}
+
+/** A saved checkpoint whole: as stored, or folded onto the base it extends. */
+function wholeCheckpoint(
+  data: CheckpointSavedData,
+  saved: ReadonlyMap<string, CheckpointRecord>,
+): DeltaChain & { checkpoint: StoredValue } {
+  const extension = data.extends;
+  if (!extension) return { checkpoint: data.checkpoint, ...WHOLE };
+  const fail = (reason: string) =>
+    new MalformedCheckpointEventError(
+      CHECKPOINT_SAVED,
+      `checkpoint ${data.checkpoint_id} extends ${extension.checkpoint_id}, ${reason}`,
+    );
+  const base = saved.get(extension.checkpoint_id);
+  if (!base) throw fail('which is not saved before it in its namespace');
+  if (!('value' in base.checkpoint) || !('value' in data.checkpoint)) {
+    throw fail('and one of them is not JSON');
+  }
+  const [baseValue, delta] = [base.checkpoint.value, data.checkpoint.value];
+  if (!isObject(baseValue) || !isObject(delta)) throw fail('and one of them is not an object');
+  try {
+    const value = foldCheckpointDelta(baseValue, delta, extension);
+    return { checkpoint: { type: 'json', value }, ...chainAfter(base, delta) };
+  } catch (error) {
+    throw fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function isObject(value: JsonValue): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Folds recorded events of a checkpoint stream (other event types are skipped). */
