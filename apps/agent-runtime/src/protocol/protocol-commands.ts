@@ -1,3 +1,4 @@
+import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '#libs/domain';
 import { EventStore, type JsonObject, type JsonValue } from '#libs/event-store';
@@ -350,7 +351,8 @@ export class ProtocolCommands {
       throw new ProtocolError('no_such_run', `No run ${runId} on this thread`);
     }
     const translator = new RunTranslator(runId);
-    for (const event of events) translator.translate(event);
+    const chunks = new ValuesChunkExpander(this.store);
+    for (const event of events) translator.translate(await chunks.expand(event));
     return { tree: agentTree(translator.tree()) };
   }
 

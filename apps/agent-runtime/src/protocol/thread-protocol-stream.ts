@@ -4,6 +4,7 @@ import { checkpointEnvelopeOf } from '../protocol-events/checkpoint-envelope.js'
 import type { ProtocolEvent, ProtocolEventBody } from '../protocol-events/protocol-event.js';
 import { SeqClock } from '../protocol-events/protocol-seq.js';
 import { RunTranslator } from '../protocol-events/run-translator.js';
+import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 
 export interface ThreadProtocolStreamOptions {
   /** Where to read from: the start of a commit, so that every event of it is numbered alike. */
@@ -28,6 +29,7 @@ export async function* readThreadProtocolEvents(
 ): AsyncGenerator<ProtocolEvent> {
   const clock = new SeqClock();
   const runs = new Map<string, RunTranslator>();
+  const chunks = new ValuesChunkExpander(store);
   const since = options.since ?? -1;
   const log = followThreadLog(
     store,
@@ -48,7 +50,7 @@ export async function* readThreadProtocolEvents(
         translator = new RunTranslator(runId);
         runs.set(runId, translator);
       }
-      bodies = translator.translate(event);
+      bodies = translator.translate(await chunks.expand(event));
       if (event.type === 'RunFinished' || event.type === 'RunDeleted') runs.delete(runId);
     }
     for (const body of bodies) {

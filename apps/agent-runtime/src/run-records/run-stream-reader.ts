@@ -1,5 +1,6 @@
 import type { EventStore, JsonValue, RecordedEvent } from '#libs/event-store';
 import { FIRST_CHUNK_POSITION, runStream } from './run.events.js';
+import { ValuesChunkExpander } from './values-chunk-expander.js';
 
 export interface StreamRecord {
   /** The chunk's number in the run, from 0: the SSE `id`. */
@@ -52,18 +53,25 @@ export async function* readRunStream(
     }
   }
   const subscription = store.subscribeToStream(stream, { afterPosition });
+  const chunks = new ValuesChunkExpander(store);
   const stop = (): void => void subscription.close();
   signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const event of subscription) {
       if (FINAL_EVENTS.has(event.type)) return;
       const record = toRecord(event);
-      if (record && record.id > afterId) yield record;
+      if (record && record.id > afterId)
+        yield { ...record, data: await expandedData(chunks, event) };
     }
   } finally {
     signal.removeEventListener('abort', stop);
     await subscription.close();
   }
+}
+
+/** A chunk's data as it was emitted (a `values` chunk may be stored as a delta). */
+async function expandedData(chunks: ValuesChunkExpander, event: RecordedEvent): Promise<JsonValue> {
+  return (await chunks.expand(event)).data.data ?? null;
 }
 
 /** The stream chunk an event of a run's stream carries, if it carries one. */

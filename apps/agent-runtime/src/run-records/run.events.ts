@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '#libs/domain';
 import type { Durability } from '../execution/graph-stream.js';
+import type { ChunkExtension } from './values-chunk-delta.js';
 
 export type RunStatus = 'pending' | 'running' | 'success' | 'error' | 'interrupted' | 'timeout';
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
@@ -67,7 +68,8 @@ export type RunEvent =
     }
   | {
       readonly type: 'RunStepEmitted';
-      readonly data: { seq: number; event: string; data: JsonValue };
+      /** A `values` chunk with `extends` holds what changed since the chunk named there. */
+      readonly data: { seq: number; event: string; data: JsonValue; extends?: ChunkExtension };
     }
   | { readonly type: 'RunFinished'; readonly data: RunFinishedData }
   /** A run cancelled with `rollback`: it no longer counts among the thread's runs. */

@@ -20,6 +20,7 @@ import {
 import type { ClaimedRun, RunQueue } from '../run-records/run-queue.js';
 import type { RunSignals } from './run-signals.js';
 import { RunStepWriter } from './run-step-writer.js';
+import { FinishedValuesMemory } from './finished-values-memory.js';
 import type { RunFinishedData } from '../run-records/run.events.js';
 import { deliverWebhook } from './webhook.js';
 import { callerConfigurable } from '../auth/run-caller.js';
@@ -67,6 +68,7 @@ class RunStopped extends Error {
  */
 export class RunExecutor {
   private readonly logger = new Logger('runs');
+  private readonly finishedValues = new FinishedValuesMemory();
 
   constructor(
     private readonly store: EventStore,
@@ -100,7 +102,13 @@ export class RunExecutor {
     shutdown: AbortSignal,
   ): Promise<RunEnd> {
     const run = claimed.payload;
-    const writer = new RunStepWriter(this.store, run.run_id, progress.position, progress.nextSeq);
+    const writer = new RunStepWriter(
+      this.store,
+      run.run_id,
+      progress.position,
+      progress.nextSeq,
+      this.finishedValues.of(run.thread_id),
+    );
     const stop = new AbortController();
     const halt = (reason: StopReason): void => {
       if (!stop.signal.aborted) stop.abort(new RunStopped(reason));
@@ -298,6 +306,7 @@ export class RunExecutor {
       { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
       this.runObserver,
     );
+    this.finishedValues.remember(run.thread_id, run.run_id, finished.values);
     const end = await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));
     if (run.kwargs.webhook) {

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { uuidv7, type EventStore, type EventToAppend, type JsonValue } from '#libs/event-store';
 import { runStream } from '../run-records/run.events.js';
+import { ValuesChunkEncoder, type FinishedValues } from '../run-records/values-chunk-delta.js';
 
 /** Chunks waiting beyond this make the producer wait for the log to catch up. */
 const HIGH_WATER_MARK = 5_000;
@@ -20,13 +21,19 @@ export class RunStepWriter {
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
   private readonly drained = new EventEmitter();
+  /** A `values` chunk is stored as what changed since the one before (see ValuesChunkEncoder). */
+  private readonly values: ValuesChunkEncoder;
 
   constructor(
     private readonly store: EventStore,
     private readonly runId: string,
     private position: number,
     private nextSeq: number,
-  ) {}
+    /** The final values of the thread's earlier run, which the run's first values may extend. */
+    earlier?: FinishedValues,
+  ) {
+    this.values = new ValuesChunkEncoder(earlier);
+  }
 
   get streamPosition(): number {
     return this.position;
@@ -62,7 +69,8 @@ export class RunStepWriter {
   private step(event: string, data: JsonValue): EventToAppend {
     const seq = this.nextSeq;
     this.nextSeq += 1;
-    return { eventId: uuidv7(), type: 'RunStepEmitted', data: { seq, event, data } };
+    const stored = this.values.encode(seq, event, data);
+    return { eventId: uuidv7(), type: 'RunStepEmitted', data: { seq, event, ...stored } };
   }
 
   private async flushLoop(): Promise<void> {

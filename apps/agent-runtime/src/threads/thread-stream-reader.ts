@@ -1,3 +1,4 @@
+import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 import {
   formatLogPosition,
   LOG_START,
@@ -91,6 +92,7 @@ export async function* readThreadStream(
 ): AsyncGenerator<ThreadStreamRecord> {
   const modes = new Set<ThreadStreamMode>(options.modes.length > 0 ? options.modes : ['run_modes']);
   const after = options.after ?? (await store.headPosition());
+  const chunks = new ValuesChunkExpander(store);
   for await (const { event, runId } of followThreadLog(
     store,
     threadId,
@@ -99,7 +101,7 @@ export async function* readThreadStream(
     signal,
   )) {
     const id = formatLogPosition(event.logPosition);
-    const produced = eventsOf(event, runId, modes);
+    const produced = eventsOf(await chunks.expand(event), runId, modes);
     // Two events from one log event share its position: the second gets a suffix.
     for (const [index, one] of produced.entries()) {
       yield { id: index === 0 ? id : `${id}.${index}`, ...one };

@@ -1,0 +1,96 @@
+import type { EventStore, JsonObject, RecordedEvent } from '#libs/event-store';
+import { foldObjectDelta, isJsonObject } from '../common/json-delta.js';
+import { runStream } from './run.events.js';
+import { chunkExtensionOf, isValuesChunk, type ChunkExtension } from './values-chunk-delta.js';
+
+interface Known {
+  readonly seq: number;
+  readonly whole: JsonObject;
+}
+
+/** Where a run's outcome may sit: last, or before a `RunDeleted`. */
+const OUTCOME_SEARCH = 3;
+
+/**
+ * Gives a reader of run streams every `values` chunk whole, as it was emitted: a chunk stored as
+ * what changed is folded onto what it extends, which the reader has most often just seen (it keeps
+ * the last chunk of each name per stream); otherwise it reads the chain from its head (a reader
+ * that starts in the middle of a run: a resume, a join), and an earlier run's final values from
+ * that run's outcome. Other events pass unchanged. One per reader.
+ */
+export class ValuesChunkExpander {
+  private readonly known = new Map<string, Known>();
+
+  constructor(private readonly store: EventStore) {}
+
+  async expand(event: RecordedEvent): Promise<RecordedEvent> {
+    if (event.type !== 'RunStepEmitted') return event;
+    const { seq, event: name, data } = event.data;
+    if (typeof seq !== 'number' || typeof name !== 'string' || !isValuesChunk(name)) return event;
+    const key = `${event.streamId}\n${name}`;
+    const extension = chunkExtensionOf(event.data);
+    if (!extension) {
+      if (isJsonObject(data)) this.known.set(key, { seq, whole: data });
+      return event;
+    }
+    if (!isJsonObject(data)) {
+      throw new Error(`Values chunk ${seq} of ${event.streamId} is not an object`);
+    }
+    const known = this.known.get(key);
+    const base =
+      extension.run === undefined && known?.seq === extension.seq
+        ? known.whole
+        : await this.readBase(event.streamId, name, extension, event.streamPosition);
+    const whole = foldObjectDelta(base, { value: data, ...extension });
+    this.known.set(key, { seq, whole });
+    return { ...event, data: { seq, event: name, data: whole } };
+  }
+
+  /** What `extension` extends, whole: folded from the chain's head (chunk n sits at position n or after). */
+  private async readBase(
+    stream: string,
+    name: string,
+    extension: ChunkExtension,
+    before: number,
+  ): Promise<JsonObject> {
+    if (extension.run !== undefined) return this.finalValuesOf(extension.run);
+    const events = await this.store.readStream(stream, {
+      fromPosition: extension.head,
+      maxCount: Math.max(1, before - extension.head),
+    });
+    let folded: Known | undefined;
+    for (const event of events) {
+      const { seq, event: eventName, data } = event.data;
+      if (event.type !== 'RunStepEmitted' || eventName !== name || typeof seq !== 'number')
+        continue;
+      if (seq < extension.head || seq > extension.seq || !isJsonObject(data)) continue;
+      const link = chunkExtensionOf(event.data);
+      if (!link) folded = { seq, whole: data };
+      else if (link.run !== undefined || folded?.seq === link.seq) {
+        const base = link.run !== undefined ? await this.finalValuesOf(link.run) : folded?.whole;
+        if (base) folded = { seq, whole: foldObjectDelta(base, { value: data, ...link }) };
+      }
+      if (folded?.seq === extension.seq) return folded.whole;
+    }
+    throw new Error(
+      `Values chunk ${extension.seq} of ${stream}, which a later chunk extends, could not be read`,
+    );
+  }
+
+  /** The values an earlier run ended with (its `RunFinished`), which it keeps for good. */
+  private async finalValuesOf(runId: string): Promise<JsonObject> {
+    const key = `${runStream(runId)}\nRunFinished`;
+    const known = this.known.get(key);
+    if (known) return known.whole;
+    const last = await this.store.readStream(runStream(runId), {
+      direction: 'backwards',
+      maxCount: OUTCOME_SEARCH,
+    });
+    const values = last.find((event) => event.type === 'RunFinished')?.data['values'];
+    if (!isJsonObject(values)) {
+      throw new Error(`Run ${runId}, whose final values a later run extends, has none`);
+    }
+    this.known.set(key, { seq: -1, whole: values });
+    return values;
+  }
+}

@@ -1,0 +1,45 @@
+import type { JsonValue } from '#libs/event-store';
+import { isJsonObject } from '../common/json-delta.js';
+import { jsonTextLength } from '../common/json-text-length.js';
+import type { FinishedValues } from '../run-records/values-chunk-delta.js';
+
+/** About the JSON text kept over all threads; least recently finished threads go first. */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The final values of the last run this process recorded on each thread, so that the thread's next
+ * run here stores its first `values` chunk as what changed since then (see ValuesChunkEncoder).
+ * Only outcomes already in the log are remembered. A thread's next run on another process, or
+ * after this one forgot, stores that chunk whole.
+ */
+export class FinishedValuesMemory {
+  private readonly threads = new Map<string, FinishedValues & { readonly bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = DEFAULT_MAX_BYTES) {}
+
+  remember(threadId: string, runId: string, values: JsonValue): void {
+    this.forget(threadId);
+    if (!isJsonObject(values)) return;
+    const bytes = jsonTextLength(values);
+    if (bytes > this.maxBytes) return;
+    this.threads.set(threadId, { runId, values, bytes });
+    this.bytes += bytes;
+    for (const [oldest, kept] of this.threads) {
+      if (this.bytes <= this.maxBytes) break;
+      this.threads.delete(oldest);
+      this.bytes -= kept.bytes;
+    }
+  }
+
+  of(threadId: string): FinishedValues | undefined {
+    return this.threads.get(threadId);
+  }
+
+  forget(threadId: string): void {
+    const kept = this.threads.get(threadId);
+    if (!kept) return;
+    this.threads.delete(threadId);
+    this.bytes -= kept.bytes;
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { queryRows } from '../../support/database-query.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
+
+const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
+const RUNS = 50;
+const WINDOW = 10;
+
+interface Appended {
+  readonly checkpoints: number;
+  readonly chunks: number;
+}
+
+describe('what a run on a long thread appends', () => {
+  const suite = runtimeSuite('long_thread_storage');
+
+  /** The JSON text appended after `after`, by what it is. */
+  async function appendedSince(after: string): Promise<Appended> {
+    const [row] = await queryRows<{ checkpoints: string; chunks: string }>(
+      suite.database.url,
+      `select coalesce(sum(octet_length(data::text)) filter (where stream_id like 'checkpoints-%'), 0) as checkpoints,
+              coalesce(sum(octet_length(data::text)) filter (where event_type = 'RunStepEmitted'), 0) as chunks
+         from es_events where global_position > $1`,
+      [after],
+    );
+    return {
+      checkpoints: Number(row?.checkpoints ?? 0),
+      chunks: Number(row?.chunks ?? 0),
+    };
+  }
+
+  async function head(): Promise<string> {
+    const [row] = await queryRows<{ n: string }>(
+      suite.database.url,
+      'select coalesce(max(global_position), 0) as n from es_events',
+      [],
+    );
+    return row?.n ?? '0';
+  }
+
+  it("stores checkpoints and stream chunks by what the run added, not by the thread's length", async () => {
+    const thread = await suite.client.threads.create();
+    const windows: Appended[] = [];
+    let windowStart = await head();
+    for (let run = 1; run <= RUNS; run += 1) {
+      await suite.client.runs.wait(thread.thread_id, 'agent', { input: QUESTION });
+      if (run % WINDOW === 0) {
+        windows.push(await appendedSince(windowStart));
+        windowStart = await head();
+      }
+    }
+    const [first, , , , last] = windows;
+    if (!first || !last) throw new Error('no windows measured');
+    // Each run adds 4 messages: the thread is 5 times longer in the last window than on average
+    // in the first, and its checkpoints and chunks cost about the same.
+    expect(last.checkpoints).toBeLessThan(first.checkpoints * 2);
+    expect(last.chunks).toBeLessThan(first.chunks * 1.5);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from '@jest/globals';
+import { readSse } from '../../support/sse.js';
+import { queryRows } from '../../support/database-query.js';
+import { apiRequest, runtimeSuite } from '../../support/runtime-suite.js';
+
+const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
+const STREAM_MODE = ['values', 'updates', 'messages-tuple'];
+
+interface Chunk {
+  readonly id: string | undefined;
+  readonly event: string;
+  readonly data: unknown;
+}
+
+describe('values chunks stored as what changed', () => {
+  const suite = runtimeSuite('values_chunk_deltas');
+  const request = (): ReturnType<typeof apiRequest> => apiRequest(suite);
+
+  async function chunksOf(response: Response): Promise<Chunk[]> {
+    expect(response.status).toBe(200);
+    return (await readSse(response)).filter((chunk) => chunk.event !== 'end');
+  }
+
+  async function joined(threadId: string, runId: string, lastEventId: string): Promise<Chunk[]> {
+    const response = await fetch(
+      `${suite.runtime.url}/threads/${threadId}/runs/${runId}/stream?stream_mode=${STREAM_MODE.join('&stream_mode=')}`,
+      { headers: { 'x-api-key': suite.runtime.apiKey, 'last-event-id': lastEventId } },
+    );
+    return chunksOf(response);
+  }
+
+  it('streams, replays and resumes every values chunk whole, on a long thread', async () => {
+    const thread = await suite.client.threads.create();
+    for (let run = 0; run < 12; run += 1) {
+      await suite.client.runs.wait(thread.thread_id, 'agent', { input: QUESTION });
+    }
+    const live = await chunksOf(
+      await request()('POST', `/threads/${thread.thread_id}/runs/stream`, {
+        assistant_id: 'agent',
+        input: QUESTION,
+        stream_mode: STREAM_MODE,
+      }),
+    );
+    const runId = (live[0]?.data as { run_id: string }).run_id;
+    const values = live.filter((chunk) => chunk.event === 'values');
+    expect(values.length).toBeGreaterThanOrEqual(3);
+    const messagesOf = (chunk: Chunk | undefined) =>
+      (chunk?.data as { messages: unknown[] }).messages;
+    expect(messagesOf(values[0])).toHaveLength(49);
+    expect(messagesOf(values.at(-1))).toHaveLength(52);
+
+    // In the log, each of the run's values chunks holds only what changed: the first since the
+    // thread's previous run ended, the others since the chunk before.
+    const runs = await suite.client.runs.list(thread.thread_id, { limit: 2 });
+    const previousRun = runs.find((run) => run.run_id !== runId)?.run_id;
+    const stored = await queryRows<{ extends: { run?: string; seq: number }; bytes: number }>(
+      suite.database.url,
+      `select data->'extends' as extends, octet_length(data->>'data') as bytes
+         from es_events where stream_id = $1 and data->>'event' = 'values'
+        order by stream_position`,
+      [`run-${runId}`],
+    );
+    expect(stored).toHaveLength(values.length);
+    expect(stored[0]?.extends).toMatchObject({ run: previousRun, seq: -1 });
+    for (const [index, row] of stored.entries()) {
+      expect(row.extends).toEqual(expect.objectContaining({ head: expect.any(Number) as unknown }));
+      expect(row.bytes).toBeLessThan(JSON.stringify(values[index]?.data).length / 5);
+    }
+
+    // A replay from the start, and a resume after every chunk, give exactly what was streamed live.
+    expect(await joined(thread.thread_id, runId, '-1')).toEqual(live);
+    for (let cut = 0; cut < live.length - 1; cut += 1) {
+      const resumed = await joined(thread.thread_id, runId, String(live[cut]?.id));
+      expect(resumed).toEqual(live.slice(cut + 1));
+    }
+
+    // Thread streaming v2 (which starts at the thread's latest run) carries the same states.
+    const replay = await readSse(
+      await request()('POST', `/threads/${thread.thread_id}/stream/events`, {
+        channels: ['values', 'lifecycle'],
+      }),
+      {
+        stopAfter: (record) => {
+          const event = record.data as { method: string; params: { data: { event?: string } } };
+          return event.method === 'lifecycle' && event.params.data.event === 'completed';
+        },
+      },
+    );
+    const replayedValues = replay
+      .map((record) => record.data as { method: string; params: { data: unknown } })
+      .filter((event) => event.method === 'values')
+      .map((event) => event.params.data);
+    expect(replayedValues).toEqual(values.map((chunk) => chunk.data));
+  });
+});
