@@ -11,14 +11,31 @@ async function logHead(databaseUrl: string): Promise<number> {
   return single(databaseUrl, 'select coalesce(max(global_position), 0) as n from es_events', []);
 }
 
-/** The JSON text of the events appended after `after`: what the log grew by. */
-async function bytesAppendedSince(databaseUrl: string, after: number): Promise<number> {
-  return single(
-    databaseUrl,
-    'select coalesce(sum(octet_length(data::text)), 0) as n from es_events where global_position > $1',
-    [after],
-  );
+/** What the log grew by between two heads: the JSON text of the events, by kind of stream. */
+interface Growth {
+  readonly checkpoints: number;
+  readonly runs: number;
+  readonly other: number;
 }
+
+async function bytesAppendedBetween(
+  databaseUrl: string,
+  after: number,
+  upTo: number,
+): Promise<Growth> {
+  const rows = await queryRows<{ kind: string; n: string }>(
+    databaseUrl,
+    `select case when stream_id like 'checkpoints-%' then 'checkpoints'
+                 when stream_id like 'run-%' then 'runs' else 'other' end as kind,
+            coalesce(sum(octet_length(data::text)), 0) as n
+       from es_events where global_position > $1 and global_position <= $2 group by 1`,
+    [after, upTo],
+  );
+  const of = (kind: string): number => Number(rows.find((row) => row.kind === kind)?.n ?? 0);
+  return { checkpoints: of('checkpoints'), runs: of('runs'), other: of('other') };
+}
+
+const totalOf = (growth: Growth): number => growth.checkpoints + growth.runs + growth.other;
 
 async function single(databaseUrl: string, sql: string, values: unknown[]): Promise<number> {
   const [row] = await queryRows<{ n: string }>(databaseUrl, sql, values);
@@ -38,14 +55,20 @@ export async function growingThreadBench(options: {
 }): Promise<Row[]> {
   const threadId = await options.newThread();
   const berth: number[] = [];
+  const firstRunsFrom = await logHead(options.databaseUrl);
+  let firstRunsTo = 0;
   let lastRunsFrom = 0;
   for (let i = 0; i < GROWING_RUNS; i += 1) {
+    if (i === WINDOW) firstRunsTo = await logHead(options.databaseUrl);
     if (i === GROWING_RUNS - WINDOW) lastRunsFrom = await logHead(options.databaseUrl);
     const started = performance.now();
     await options.runOnce(threadId);
     berth.push(performance.now() - started);
   }
-  const bytesPerRun = (await bytesAppendedSince(options.databaseUrl, lastRunsFrom)) / WINDOW;
+  const lastRunsTo = await logHead(options.databaseUrl);
+  const firstGrowth = await bytesAppendedBetween(options.databaseUrl, firstRunsFrom, firstRunsTo);
+  const lastGrowth = await bytesAppendedBetween(options.databaseUrl, lastRunsFrom, lastRunsTo);
+  const kib = (bytes: number): string => `${(bytes / WINDOW / 1024).toFixed(1)} KiB`;
   const inProcess = await timeGrowingThreadInProcess(options.input, GROWING_RUNS);
 
   const first = (times: readonly number[]): number => percentile(times.slice(0, WINDOW), 50);
@@ -72,10 +95,22 @@ export async function growingThreadBench(options: {
       ratio: '',
     },
     {
-      metric: `  event log per run then (JSON text of its events: checkpoints, chunks, outcome)`,
-      berth: `${Math.round(bytesPerRun / 1024)} KiB`,
+      metric: `  event log per run, runs 1-${WINDOW} (JSON text of its events: checkpoints, chunks, outcome)`,
+      berth: kib(totalOf(firstGrowth)),
       peer: '-',
       ratio: '',
+    },
+    {
+      metric: `  event log per run, runs ${GROWING_RUNS - WINDOW + 1}-${GROWING_RUNS}`,
+      berth: kib(totalOf(lastGrowth)),
+      peer: '-',
+      ratio: `${(totalOf(lastGrowth) / Math.max(1, totalOf(firstGrowth))).toFixed(2)}x runs 1-${WINDOW}`,
+    },
+    {
+      metric: `    of which checkpoints / the run's stream / other`,
+      berth: `${kib(lastGrowth.checkpoints)} / ${kib(lastGrowth.runs)} / ${kib(lastGrowth.other)}`,
+      peer: '-',
+      ratio: `runs 1-${WINDOW}: ${kib(firstGrowth.checkpoints)} / ${kib(firstGrowth.runs)} / ${kib(firstGrowth.other)}`,
     },
   ];
 }
