@@ -6,6 +6,7 @@ import { ServedRoutes } from './http/served-routes.js';
 import { RunQueue } from './run-records/run-queue.js';
 import { NoRunObserver, RunObserver } from './runs/run-log.js';
 import { RunSignals } from './runs/run-signals.js';
+import { FinishedValuesMemory } from './runs/finished-values-memory.js';
 import { UiBundles } from './ui/ui-bundles.js';
 
 /** What this process opened before Nest started: one of each, for every module. */
@@ -34,6 +35,7 @@ export class RuntimeCoreModule {
       { provide: RunSignals, useFactory: () => core.signals },
       { provide: RunObserver, useFactory: () => core.runObserver ?? new NoRunObserver() },
       { provide: CUSTOM_AUTH, useFactory: () => core.customAuth ?? null },
+      { provide: FinishedValuesMemory, useValue: new FinishedValuesMemory() },
     ];
     return {
       module: RuntimeCoreModule,

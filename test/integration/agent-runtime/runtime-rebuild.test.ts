@@ -41,9 +41,12 @@ describe('npm run projections:rebuild:runtime', () => {
       const assistant = await client.assistants.create({ graphId: 'agent', name: 'rebuilt' });
       await client.assistants.update(assistant.assistant_id, { context: { version: 2 } });
       const thread = await client.threads.create({ metadata: { purpose: 'rebuild' } });
-      await client.runs.wait(thread.thread_id, 'agent', {
-        input: { messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
-      });
+      // Several runs: their values and outcomes are stored as what changed since the one before.
+      for (let run = 0; run < 3; run += 1) {
+        await client.runs.wait(thread.thread_id, 'agent', {
+          input: { messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
+        });
+      }
       await client.store.putItem(['rebuild', 'a'], 'kept', { text: 'first' }, { ttl: 60 });
       await client.store.putItem(['rebuild', 'a'], 'kept', { text: 'second' });
       await client.store.putItem(['rebuild', 'b'], 'gone', { text: 'deleted' });
@@ -62,7 +65,9 @@ describe('npm run projections:rebuild:runtime', () => {
   it('projects the whole log again into read models equal to the live ones', async () => {
     const before = await readModels(database.url);
     expect(before.assistants?.length).toBeGreaterThan(1);
-    expect(before.runs).toHaveLength(1);
+    expect(before.runs).toHaveLength(3);
+    const [thread] = before.threads as { values: { messages: unknown[] } }[];
+    expect(thread?.values.messages).toHaveLength(12);
     expect(before.store_items).toHaveLength(1);
     expect(before.crons).toHaveLength(1);
 

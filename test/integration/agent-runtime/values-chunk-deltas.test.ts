@@ -67,12 +67,33 @@ describe('values chunks stored as what changed', () => {
       expect(row.bytes).toBeLessThan(JSON.stringify(values[index]?.data).length / 5);
     }
 
+    // Its outcome keeps the final values as what changed since the last chunk; every reader of
+    // them (join, the thread's values, its state) gets them whole.
+    const [outcome] = await queryRows<{ values_extends: { seq: number } | null; bytes: number }>(
+      suite.database.url,
+      `select data->'values_extends' as values_extends, octet_length(data->>'values') as bytes
+         from es_events where stream_id = $1 and event_type = 'RunFinished'`,
+      [`run-${runId}`],
+    );
+    const finalValues = values.at(-1)?.data;
+    expect(outcome?.values_extends).toMatchObject({ seq: Number(values.at(-1)?.id) });
+    expect(outcome?.bytes).toBeLessThan(JSON.stringify(finalValues).length / 5);
+    expect(await suite.client.runs.join(thread.thread_id, runId)).toEqual(finalValues);
+    expect((await suite.client.threads.get(thread.thread_id)).values).toEqual(finalValues);
+    expect((await suite.client.threads.getState(thread.thread_id)).values).toEqual(finalValues);
+
     // A replay from the start, and a resume after every chunk, give exactly what was streamed live.
     expect(await joined(thread.thread_id, runId, '-1')).toEqual(live);
     for (let cut = 0; cut < live.length - 1; cut += 1) {
       const resumed = await joined(thread.thread_id, runId, String(live[cut]?.id));
       expect(resumed).toEqual(live.slice(cut + 1));
     }
+
+    // A runtime that remembers nothing of the run reads it all back from the log the same.
+    await suite.restart();
+    expect(await suite.client.runs.join(thread.thread_id, runId)).toEqual(finalValues);
+    expect(await joined(thread.thread_id, runId, '-1')).toEqual(live);
+    expect(await joined(thread.thread_id, runId, String(live[1]?.id))).toEqual(live.slice(2));
 
     // Thread streaming v2 (which starts at the thread's latest run) carries the same states.
     const replay = await readSse(

@@ -54,6 +54,11 @@ export interface RunFinishedData extends JsonObject {
   state_captured: boolean;
   /** The thread's state after the run: its values, the next nodes and open interrupts. */
   values: JsonValue;
+  /**
+   * Set: `values` holds what changed since the values named there (see ChunkExtension). Null, or
+   * absent in outcomes recorded before: `values` is whole.
+   */
+  values_extends: ChunkExtension | null;
   next: string[];
   interrupts: JsonObject;
   temporary: boolean;

@@ -29,10 +29,12 @@ export type ChunkExtension = {
 export interface FinishedValues {
   readonly runId: string;
   readonly values: JsonObject;
+  /** Where they stand in their chain of deltas, as the run's outcome stored them. */
+  readonly chain: DeltaChain;
 }
 
 /** The root graph's values chunks: the only ones an earlier run's final values may seed. */
-const ROOT_VALUES = 'values';
+export const ROOT_VALUES = 'values';
 
 /** Whether chunks of this name carry the whole state (which a run's steps mostly extend). */
 export function isValuesChunk(name: string): boolean {
@@ -100,15 +102,50 @@ export class ValuesChunkEncoder {
     const seed = this.seed;
     if (name !== ROOT_VALUES || !seed) return undefined;
     this.seed = undefined;
-    return { run: seed.runId, seq: -1, head: seq, whole: seed.values, ...WHOLE };
+    return { run: seed.runId, seq: -1, head: seq, whole: seed.values, ...seed.chain };
+  }
+
+  /**
+   * The run's final values as its outcome stores them: what changed since its last root values
+   * chunk (or, with none, since the earlier run's final values), while the chain goes on.
+   */
+  encodeFinal(values: JsonValue): {
+    values: JsonValue;
+    values_extends: ChunkExtension | null;
+    chain: DeltaChain;
+  } {
+    if (!isJsonObject(values)) return { values, values_extends: null, chain: WHOLE };
+    const previous = this.last.get(ROOT_VALUES) ?? this.seeded(ROOT_VALUES, 0);
+    const delta =
+      previous && continuesChain(previous, jsonTextLength(values), this.maxChain)
+        ? objectDelta(previous.whole, values)
+        : undefined;
+    if (!delta || !previous) return { values, values_extends: null, chain: WHOLE };
+    return {
+      values: delta.value,
+      values_extends: {
+        ...(previous.run !== undefined ? { run: previous.run } : {}),
+        seq: previous.seq,
+        head: previous.head,
+        prefixes: delta.prefixes,
+        unchanged: delta.unchanged,
+      },
+      chain: chainAfter(previous, delta.value),
+    };
   }
 }
 
-/** The extension of a stored chunk; undefined when it has none, an error when it is malformed. */
-export function chunkExtensionOf(data: JsonObject): ChunkExtension | undefined {
-  const extension = data['extends'];
-  if (extension === undefined) return undefined;
-  const fail = (reason: string) => new Error(`Malformed RunStepEmitted extends: ${reason}`);
+/**
+ * The extension of a stored chunk (`extends`) or outcome (`values_extends`); undefined when it has
+ * none, an error when it is malformed.
+ */
+export function chunkExtensionOf(
+  data: JsonObject,
+  field: 'extends' | 'values_extends' = 'extends',
+): ChunkExtension | undefined {
+  const extension = data[field];
+  if (extension === undefined || extension === null) return undefined;
+  const fail = (reason: string) => new Error(`Malformed ${field}: ${reason}`);
   if (!isJsonObject(extension)) throw fail('not an object');
   const { run, seq, head } = extension;
   if (run !== undefined && typeof run !== 'string') throw fail('run is not a run id');

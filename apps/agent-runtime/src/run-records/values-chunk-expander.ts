@@ -1,7 +1,12 @@
 import type { EventStore, JsonObject, RecordedEvent } from '#libs/event-store';
 import { foldObjectDelta, isJsonObject } from '../common/json-delta.js';
 import { runStream } from './run.events.js';
-import { chunkExtensionOf, isValuesChunk, type ChunkExtension } from './values-chunk-delta.js';
+import {
+  chunkExtensionOf,
+  isValuesChunk,
+  ROOT_VALUES,
+  type ChunkExtension,
+} from './values-chunk-delta.js';
 
 interface Known {
   readonly seq: number;
@@ -24,6 +29,7 @@ export class ValuesChunkExpander {
   constructor(private readonly store: EventStore) {}
 
   async expand(event: RecordedEvent): Promise<RecordedEvent> {
+    if (event.type === 'RunFinished') return this.expandOutcome(event);
     if (event.type !== 'RunStepEmitted') return event;
     const { seq, event: name, data } = event.data;
     if (typeof seq !== 'number' || typeof name !== 'string' || !isValuesChunk(name)) return event;
@@ -44,6 +50,22 @@ export class ValuesChunkExpander {
     const whole = foldObjectDelta(base, { value: data, ...extension });
     this.known.set(key, { seq, whole });
     return { ...event, data: { seq, event: name, data: whole } };
+  }
+
+  /** A run's outcome with its final values whole. */
+  private async expandOutcome(event: RecordedEvent): Promise<RecordedEvent> {
+    const extension = chunkExtensionOf(event.data, 'values_extends');
+    const values = event.data['values'];
+    if (!extension) return event;
+    if (!isJsonObject(values))
+      throw new Error(`The final values of ${event.streamId} are not an object`);
+    const known = this.known.get(`${event.streamId}\n${ROOT_VALUES}`);
+    const base =
+      extension.run === undefined && known?.seq === extension.seq
+        ? known.whole
+        : await this.readBase(event.streamId, ROOT_VALUES, extension, event.streamPosition);
+    const whole = foldObjectDelta(base, { value: values, ...extension });
+    return { ...event, data: { ...event.data, values: whole, values_extends: null } };
   }
 
   /** What `extension` extends, whole: folded from the chain's head (chunk n sits at position n or after). */
@@ -86,7 +108,8 @@ export class ValuesChunkExpander {
       direction: 'backwards',
       maxCount: OUTCOME_SEARCH,
     });
-    const values = last.find((event) => event.type === 'RunFinished')?.data['values'];
+    const outcome = last.find((event) => event.type === 'RunFinished');
+    const values = outcome && (await this.expandOutcome(outcome)).data['values'];
     if (!isJsonObject(values)) {
       throw new Error(`Run ${runId}, whose final values a later run extends, has none`);
     }

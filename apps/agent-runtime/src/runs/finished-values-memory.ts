@@ -1,4 +1,5 @@
 import type { JsonValue } from '#libs/event-store';
+import type { DeltaChain } from '../common/delta-chain.js';
 import { isJsonObject } from '../common/json-delta.js';
 import { jsonTextLength } from '../common/json-text-length.js';
 import type { FinishedValues } from '../run-records/values-chunk-delta.js';
@@ -18,12 +19,13 @@ export class FinishedValuesMemory {
 
   constructor(private readonly maxBytes = DEFAULT_MAX_BYTES) {}
 
-  remember(threadId: string, runId: string, values: JsonValue): void {
+  /** `values` whole; `chain`: where the run's outcome stored them in their chain of deltas. */
+  remember(threadId: string, runId: string, values: JsonValue, chain: DeltaChain): void {
     this.forget(threadId);
     if (!isJsonObject(values)) return;
     const bytes = jsonTextLength(values);
     if (bytes > this.maxBytes) return;
-    this.threads.set(threadId, { runId, values, bytes });
+    this.threads.set(threadId, { runId, values, chain, bytes });
     this.bytes += bytes;
     for (const [oldest, kept] of this.threads) {
       if (this.bytes <= this.maxBytes) break;

@@ -68,7 +68,6 @@ class RunStopped extends Error {
  */
 export class RunExecutor {
   private readonly logger = new Logger('runs');
-  private readonly finishedValues = new FinishedValuesMemory();
 
   constructor(
     private readonly store: EventStore,
@@ -77,6 +76,7 @@ export class RunExecutor {
     private readonly signals: RunSignals,
     private readonly options: RunExecutorOptions,
     private readonly runObserver: RunObserver = new NoRunObserver(),
+    private readonly finishedValues = new FinishedValuesMemory(),
   ) {}
 
   async execute(claimed: ClaimedRun, shutdown: AbortSignal): Promise<RunEnd> {
@@ -297,16 +297,20 @@ export class RunExecutor {
       error: outcome.error,
       state_captured: state !== undefined,
       ...(state ? summarizeState(state) : { values: null, next: [], interrupts: {} }),
+      values_extends: null,
       temporary: run.kwargs.temporary,
       finished_at: new Date().toISOString(),
     };
+    // The log keeps the final values as what changed since the run's last values chunk.
+    const { chain, ...storedValues } = writer.finalValues(finished.values);
     await recordRunFinished(
       (events) => writer.append(events),
       lifecycle,
       { created: run, finished, startedAt, rolledBack: outcome.rollBack ?? false },
       this.runObserver,
+      { ...finished, ...storedValues },
     );
-    this.finishedValues.remember(run.thread_id, run.run_id, finished.values);
+    this.finishedValues.remember(run.thread_id, run.run_id, finished.values, chain);
     const end = await this.queue.complete(claimed, this.options.workerId);
     if (run.kwargs.temporary) await this.store.deleteStream(checkpointStreamOf(run.thread_id));
     if (run.kwargs.webhook) {

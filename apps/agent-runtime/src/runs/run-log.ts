@@ -154,9 +154,11 @@ export async function recordRunFinished(
   lifecycle: RunLifecycle,
   run: FinishedRun & { readonly rolledBack: boolean },
   observer: RunObserver,
+  /** The outcome as the log keeps it, when not as the observer hears it (values as a delta). */
+  stored: RunFinishedData = run.finished,
 ): Promise<void> {
   const events = decideRunLifecycle(
-    { kind: 'finish', finished: run.finished, alsoDelete: run.rolledBack },
+    { kind: 'finish', finished: stored, alsoDelete: run.rolledBack },
     lifecycle,
   );
   if (events.length === 0) return;

@@ -47,6 +47,11 @@ export class RunStepWriter {
     if (this.queue.length >= HIGH_WATER_MARK) await once(this.drained, 'drained');
   }
 
+  /** The run's final values as its outcome stores them (see ValuesChunkEncoder.encodeFinal). */
+  finalValues(values: JsonValue): ReturnType<ValuesChunkEncoder['encodeFinal']> {
+    return this.values.encodeFinal(values);
+  }
+
   /** Appends other events after the chunks queued so far, in the same batch. */
   async append(events: readonly EventToAppend[]): Promise<void> {
     this.throwIfFailed();

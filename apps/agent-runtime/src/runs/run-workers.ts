@@ -9,6 +9,7 @@ import { Application } from '../application/application.js';
 import { RunQueue } from '../run-records/run-queue.js';
 import { RunExecutor } from './run-executor.js';
 import { RunObserver } from './run-log.js';
+import { FinishedValuesMemory } from './finished-values-memory.js';
 import { RunSignals } from './run-signals.js';
 import { RunWorkerPool } from './run-worker-pool.js';
 
@@ -44,6 +45,7 @@ export class RunWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(RunQueue) queue: RunQueue,
     @Inject(RunSignals) signals: RunSignals,
     @Inject(RunObserver) observer: RunObserver,
+    @Inject(FinishedValuesMemory) finishedValues: FinishedValuesMemory,
   ) {
     if (!settings) return;
     const executor = new RunExecutor(
@@ -59,6 +61,7 @@ export class RunWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         langgraphVersion: application.langgraphVersion,
       },
       observer,
+      finishedValues,
     );
     this.pool = new RunWorkerPool(queue, executor, signals, {
       workerId: settings.workerId,

@@ -20,6 +20,7 @@ const finished = (attempt: number): RunFinishedData => ({
   error: null,
   state_captured: true,
   values: null,
+  values_extends: null,
   next: [],
   interrupts: {},
   temporary: false,

@@ -1,7 +1,15 @@
+import { FinishedValuesMemory } from './finished-values-memory.js';
+import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 import { domainEventOf, notFound } from '#libs/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore, uuidv7, type JsonObject, type JsonValue } from '#libs/event-store';
+import {
+  EventStore,
+  type RecordedEvent,
+  uuidv7,
+  type JsonObject,
+  type JsonValue,
+} from '#libs/event-store';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
@@ -61,6 +69,7 @@ export class RunsService {
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(RunSignals) private readonly signals: RunSignals,
     @Inject(RunObserver) private readonly runObserver: RunObserver,
+    @Inject(FinishedValuesMemory) private readonly finishedValues: FinishedValuesMemory,
   ) {}
 
   /**
@@ -215,7 +224,7 @@ export class RunsService {
     if (!justCreated) {
       const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
       if (!last || last.type === 'RunDeleted') throw notFound('Run not found');
-      if (last.type === 'RunFinished') return last.data as RunFinishedData;
+      if (last.type === 'RunFinished') return this.wholeOutcome(last);
       afterPosition = last.streamPosition;
     }
     const subscription = this.store.subscribeToStream(stream, {
@@ -227,13 +236,24 @@ export class RunsService {
     if (signal?.aborted) stop();
     try {
       for await (const event of subscription) {
-        if (event.type === 'RunFinished') return event.data as RunFinishedData;
+        if (event.type === 'RunFinished') return await this.wholeOutcome(event);
       }
       throw notFound('Run not found');
     } finally {
       signal?.removeEventListener('abort', stop);
       await subscription.close();
     }
+  }
+
+  /** A run's outcome with its final values whole: as this process remembers them, or read back. */
+  private async wholeOutcome(event: RecordedEvent): Promise<RunFinishedData> {
+    const finished = event.data as RunFinishedData;
+    if (!finished.values_extends) return finished;
+    const remembered = this.finishedValues.of(finished.thread_id);
+    if (remembered?.runId === finished.run_id) {
+      return { ...finished, values: remembered.values, values_extends: null };
+    }
+    return (await new ValuesChunkExpander(this.store).expand(event)).data as RunFinishedData;
   }
 
   /** Resolves when the run has finished, with what join and wait answer. */
@@ -317,6 +337,7 @@ export class RunsService {
         error: null,
         state_captured: false,
         values: null,
+        values_extends: null,
         next: [],
         interrupts: {},
         temporary: outcome.payload.kwargs.temporary,

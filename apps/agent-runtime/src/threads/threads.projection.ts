@@ -1,4 +1,5 @@
-import type { JsonObject, Projection, RecordedEvent } from '#libs/event-store';
+import type { EventStore, JsonObject, Projection, RecordedEvent } from '#libs/event-store';
+import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 import type { RunEvent } from '../run-records/run.events.js';
 import type { ThreadEvent } from './thread.events.js';
 import { ThreadEntity, type ThreadRow, type ThreadStatus } from './thread.entity.js';
@@ -137,6 +138,22 @@ export function evolveThreadRow(
   }
 }
 
+/** Runs' outcomes with their final values whole (the log may keep them as a delta). */
+async function wholeOutcomes(
+  events: readonly RecordedEvent[],
+  store: EventStore,
+): Promise<readonly RecordedEvent[]> {
+  if (!events.some((event) => event.type === 'RunFinished' && event.data.values_extends)) {
+    return events;
+  }
+  const expander = new ValuesChunkExpander(store);
+  const whole: RecordedEvent[] = [];
+  for (const event of events) {
+    whole.push(event.type === 'RunFinished' ? await expander.expand(event) : event);
+  }
+  return whole;
+}
+
 export const threadsProjection: Projection<ThreadRow> = {
   name: 'threads',
   entity: ThreadEntity,
@@ -144,6 +161,7 @@ export const threadsProjection: Projection<ThreadRow> = {
   eventTypes: new Set([...THREAD_EVENTS, ...RUN_EVENTS]),
   makesRowAnew: new Set(['ThreadCreated', 'ThreadCopied']),
   keyOf: threadIdOf,
+  prepare: wholeOutcomes,
   evolve: (row, event) =>
     evolveThreadRow(
       row,

@@ -371,7 +371,10 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
       missing.length > 0
         ? await this.dataSource.getRepository(entity).findBy({ [key]: In(missing) } as never)
         : [];
-    const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], batch);
+    const events = this.projection.prepare
+      ? await this.projection.prepare(batch, this.store)
+      : batch;
+    const { upserts, deletes } = foldBatch(this.projection, [...known, ...read], events);
     this.statement ??= new BatchStatement(this.dataSource, this.projection);
     const advanced = await this.statement.write(this.persisted, to, upserts, deletes);
     return advanced ? { missing, read, upserts, deletes } : undefined;

@@ -1,5 +1,5 @@
 import type { EntitySchema, ObjectLiteral } from 'typeorm';
-import type { RecordedEvent } from '../event-store.port.js';
+import type { EventStore, RecordedEvent } from '../event-store.port.js';
 
 /**
  * A read model defined by a pure fold: for each event, which row it touches and what that row
@@ -20,6 +20,11 @@ export interface Projection<Row extends ObjectLiteral> {
    * creation): a batch whose first event for a row is one of these does not read that row.
    */
   readonly makesRowAnew?: ReadonlySet<string>;
+  /**
+   * Makes a batch's events whole before they are folded, where an event refers to others for part
+   * of its data (read from `store`). The keys its events touch stay the same.
+   */
+  prepare?(events: readonly RecordedEvent[], store: EventStore): Promise<readonly RecordedEvent[]>;
   /** The key of the row an event touches, or undefined when the projection ignores it. */
   keyOf(event: RecordedEvent): string | undefined;
   evolve(row: Row | undefined, event: RecordedEvent): Row | undefined;
