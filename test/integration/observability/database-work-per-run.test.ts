@@ -25,7 +25,8 @@ jest.setTimeout(60_000);
  * was queued in one statement and read its final state from what it wrote; 23.6 to 24.0 (as
  * many statements as transactions) once a run's chunks and checkpoints of one turn of the event
  * loop went in one append; 23.4 and 23.6 (28.2 in one run of three, beside another suite) once
- * checkpoints and values chunks were stored as what changed, when the budgets came down to 31.
+ * checkpoints and values chunks were stored as what changed, when the budgets came down to 31;
+ * 24.8 once the threads projection read a run's chunks to make its outcome's values whole.
  * A change that adds round trips to the run path fails here.
  */
 const TRANSACTIONS_PER_RUN_BUDGET = 31;
