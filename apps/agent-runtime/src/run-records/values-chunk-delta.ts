@@ -71,38 +71,13 @@ export class ValuesChunkEncoder {
   ): { data: JsonValue; extends?: ChunkExtension } {
     if (!isValuesChunk(name) || !isJsonObject(data)) return { data };
     const previous = this.last.get(name) ?? this.seeded(name, seq);
-    const delta =
-      previous && continuesChain(previous, jsonTextLength(data), this.maxChain)
-        ? objectDelta(previous.whole, data)
-        : undefined;
-    if (!delta || !previous) {
+    const link = this.linkTo(previous, data);
+    if (!link || !previous) {
       this.last.set(name, { seq, head: seq, whole: data, ...WHOLE });
       return { data };
     }
-    this.last.set(name, {
-      seq,
-      head: previous.head,
-      whole: data,
-      ...chainAfter(previous, delta.value),
-    });
-    return {
-      data: delta.value,
-      extends: {
-        ...(previous.run !== undefined ? { run: previous.run } : {}),
-        seq: previous.seq,
-        head: previous.head,
-        prefixes: delta.prefixes,
-        unchanged: delta.unchanged,
-      },
-    };
-  }
-
-  /** The earlier run's final values as the base of the run's first root chunk (used once). */
-  private seeded(name: string, seq: number): LastChunk | undefined {
-    const seed = this.seed;
-    if (name !== ROOT_VALUES || !seed) return undefined;
-    this.seed = undefined;
-    return { run: seed.runId, seq: -1, head: seq, whole: seed.values, ...seed.chain };
+    this.last.set(name, { seq, head: previous.head, whole: data, ...link.chain });
+    return { data: link.value, extends: link.extension };
   }
 
   /**
@@ -114,16 +89,25 @@ export class ValuesChunkEncoder {
     values_extends: ChunkExtension | null;
     chain: DeltaChain;
   } {
-    if (!isJsonObject(values)) return { values, values_extends: null, chain: WHOLE };
     const previous = this.last.get(ROOT_VALUES) ?? this.seeded(ROOT_VALUES, 0);
-    const delta =
-      previous && continuesChain(previous, jsonTextLength(values), this.maxChain)
-        ? objectDelta(previous.whole, values)
-        : undefined;
-    if (!delta || !previous) return { values, values_extends: null, chain: WHOLE };
+    const link = isJsonObject(values) ? this.linkTo(previous, values) : undefined;
+    if (!link) return { values, values_extends: null, chain: WHOLE };
+    return { values: link.value, values_extends: link.extension, chain: link.chain };
+  }
+
+  /** `whole` as what changed since `previous`, while the chain goes on and they share something. */
+  private linkTo(
+    previous: LastChunk | undefined,
+    whole: JsonObject,
+  ): { value: JsonObject; extension: ChunkExtension; chain: DeltaChain } | undefined {
+    if (!previous || !continuesChain(previous, jsonTextLength(whole), this.maxChain)) {
+      return undefined;
+    }
+    const delta = objectDelta(previous.whole, whole);
+    if (!delta) return undefined;
     return {
-      values: delta.value,
-      values_extends: {
+      value: delta.value,
+      extension: {
         ...(previous.run !== undefined ? { run: previous.run } : {}),
         seq: previous.seq,
         head: previous.head,
@@ -132,6 +116,14 @@ export class ValuesChunkEncoder {
       },
       chain: chainAfter(previous, delta.value),
     };
+  }
+
+  /** The earlier run's final values as the base of the run's first root chunk (used once). */
+  private seeded(name: string, seq: number): LastChunk | undefined {
+    const seed = this.seed;
+    if (name !== ROOT_VALUES || !seed) return undefined;
+    this.seed = undefined;
+    return { run: seed.runId, seq: -1, head: seq, whole: seed.values, ...seed.chain };
   }
 }
 
