@@ -2,6 +2,7 @@ import type { JsonObject } from '#libs/event-store';
 import type { CheckpointSavedData } from './checkpoint-events.js';
 import { checkpointDelta } from './checkpoint-delta.js';
 import { storedValueBytes } from './event-size.js';
+import { isJsonObject } from '../common/json-object.js';
 import {
   chainAfter,
   continuesChain,
@@ -38,7 +39,7 @@ export class CheckpointDeltaWriter {
   ): CheckpointSavedData {
     const { checkpoint, checkpoint_ns: ns, parent_checkpoint_id: parentId } = data;
     let namespaces = this.threads.get(threadId);
-    if (checkpoint.type !== 'json' || !('value' in checkpoint) || !isObject(checkpoint.value)) {
+    if (checkpoint.type !== 'json' || !('value' in checkpoint) || !isJsonObject(checkpoint.value)) {
       namespaces?.delete(ns);
       return data;
     }
@@ -65,8 +66,4 @@ export class CheckpointDeltaWriter {
   forget(threadId: string): void {
     this.threads.delete(threadId);
   }
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import type { JsonObject } from '#libs/event-store';
-import { foldObjectDelta, isJsonObject, objectDelta } from '../common/json-delta.js';
+import { foldObjectDelta, objectDelta } from '../common/json-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 
 /**
  * How a checkpoint saved as what changed relates to the checkpoint it extends (its base, saved

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import type { CheckpointExtension } from './checkpoint-delta.js';
 import { parseDeltaReferences } from '../common/json-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 
 /** Event types of a thread's checkpoint stream. */
 export const CHECKPOINT_SAVED = 'CheckpointSaved';
@@ -188,8 +189,4 @@ function stringField(data: JsonObject, field: string, fail: (reason: string) => 
   const value = data[field];
   if (typeof value !== 'string') throw fail(`${field} is not a string`);
   return value;
-}
-
-function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

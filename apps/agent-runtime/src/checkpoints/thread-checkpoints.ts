@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '#libs/event-store';
+import type { JsonObject } from '#libs/event-store';
 import {
   CHECKPOINT_METADATA_PATCHED,
   CHECKPOINT_SAVED,
@@ -10,6 +10,7 @@ import {
   type StoredValue,
 } from './checkpoint-events.js';
 import { foldCheckpointDelta } from './checkpoint-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 import { chainAfter, WHOLE, type DeltaChain } from '../common/delta-chain.js';
 
 export interface CheckpointRecord extends DeltaChain {
@@ -184,17 +185,14 @@ function wholeCheckpoint(
     throw fail('and one of them is not JSON');
   }
   const [baseValue, delta] = [base.checkpoint.value, data.checkpoint.value];
-  if (!isObject(baseValue) || !isObject(delta)) throw fail('and one of them is not an object');
+  if (!isJsonObject(baseValue) || !isJsonObject(delta))
+    throw fail('and one of them is not an object');
   try {
     const value = foldCheckpointDelta(baseValue, delta, extension);
     return { checkpoint: { type: 'json', value }, ...chainAfter(base, delta) };
   } catch (error) {
     throw fail(error instanceof Error ? error.message : String(error));
   }
-}
-
-function isObject(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Folds recorded events of a checkpoint stream (other event types are skipped). */

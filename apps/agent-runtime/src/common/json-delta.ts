@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import { isJsonObject } from './json-object.js';
 
 /**
  * An object stored as what changed since a base object: each key in `prefixes` holds the first n
@@ -102,10 +103,6 @@ export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): bo
     keys += 1;
   }
   return keys === Object.keys(b).length;
-}
-
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The `prefixes` and `unchanged` of a stored delta's description, checked. */

@@ -1,6 +1,6 @@
 import type { JsonObject, RecordedEvent } from '#libs/event-store';
 import { CHECKPOINT_SAVED } from '../checkpoints/checkpoint-events.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../common/json-object.js';
 
 /**
  * The `checkpoints` channel's envelope (id, parent, step, source) of a checkpoint saved in the

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '#libs/event-store';
-import { isJsonObject as isRecord } from './json-object.js';
+import { isJsonObject as isRecord } from '../common/json-object.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool_call';
 

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, RecordedEvent } from '#libs/event-store';
-import { isJsonObject as isRecord } from './json-object.js';
+import { isJsonObject as isRecord } from '../common/json-object.js';
 import { MessageEvents } from './message-events.js';
 import type { ProtocolEventBody } from './protocol-event.js';
 

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../protocol-events/json-object.js';
+import { isJsonObject } from '../common/json-object.js';
 import type { JsonValue } from '#libs/event-store';
 import type { ProtocolCommand } from '../protocol-events/protocol-event.js';
 

@@ -10,7 +10,7 @@ import { runStream } from '../run-records/run.events.js';
 import { ThreadStateService } from '../threads/thread-state.service.js';
 import type { ThreadStateResource } from '../threads/thread-state.resource.js';
 import { ThreadsService } from '../threads/threads.service.js';
-import { isJsonObject } from '../protocol-events/json-object.js';
+import { isJsonObject } from '../common/json-object.js';
 import {
   ProtocolError,
   protocolFailure,

@@ -6,7 +6,8 @@ import {
   WHOLE,
   type DeltaChain,
 } from '../common/delta-chain.js';
-import { isJsonObject, objectDelta, parseDeltaReferences } from '../common/json-delta.js';
+import { objectDelta, parseDeltaReferences } from '../common/json-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 import { jsonTextLength } from '../common/json-text-length.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { EventStore, JsonObject, RecordedEvent } from '#libs/event-store';
-import { foldObjectDelta, isJsonObject } from '../common/json-delta.js';
+import { foldObjectDelta } from '../common/json-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 import { runStream } from './run.events.js';
 import {
   chunkExtensionOf,
@@ -42,11 +43,7 @@ export class ValuesChunkExpander {
     if (!isJsonObject(data)) {
       throw new Error(`Values chunk ${seq} of ${event.streamId} is not an object`);
     }
-    const known = this.known.get(key);
-    const base =
-      extension.run === undefined && known?.seq === extension.seq
-        ? known.whole
-        : await this.readBase(event.streamId, name, extension, event.streamPosition);
+    const base = await this.baseOf(event, name, extension);
     const whole = foldObjectDelta(base, { value: data, ...extension });
     this.known.set(key, { seq, whole });
     return { ...event, data: { seq, event: name, data: whole } };
@@ -59,13 +56,20 @@ export class ValuesChunkExpander {
     if (!extension) return event;
     if (!isJsonObject(values))
       throw new Error(`The final values of ${event.streamId} are not an object`);
-    const known = this.known.get(`${event.streamId}\n${ROOT_VALUES}`);
-    const base =
-      extension.run === undefined && known?.seq === extension.seq
-        ? known.whole
-        : await this.readBase(event.streamId, ROOT_VALUES, extension, event.streamPosition);
+    const base = await this.baseOf(event, ROOT_VALUES, extension);
     const whole = foldObjectDelta(base, { value: values, ...extension });
     return { ...event, data: { ...event.data, values: whole, values_extends: null } };
+  }
+
+  /** What an event of a run's stream extends, whole: the chunk just seen, or read back. */
+  private async baseOf(
+    event: RecordedEvent,
+    name: string,
+    extension: ChunkExtension,
+  ): Promise<JsonObject> {
+    const known = this.known.get(`${event.streamId}\n${name}`);
+    if (extension.run === undefined && known?.seq === extension.seq) return known.whole;
+    return this.readBase(event.streamId, name, extension, event.streamPosition);
   }
 
   /** What `extension` extends, whole: folded from the chain's head (chunk n sits at position n or after). */

@@ -1,6 +1,6 @@
 import type { JsonValue } from '#libs/event-store';
 import type { DeltaChain } from '../common/delta-chain.js';
-import { isJsonObject } from '../common/json-delta.js';
+import { isJsonObject } from '../common/json-object.js';
 import { jsonTextLength } from '../common/json-text-length.js';
 import type { FinishedValues } from '../run-records/values-chunk-delta.js';
 
