@@ -40,6 +40,28 @@ describe('what a run on a long thread appends', () => {
     };
   }
 
+  /**
+   * The bytes every row of every table holds (the log, the read models, the queue), as
+   * PostgreSQL stores them: a run's growth of it is what the run adds and what it changes.
+   */
+  async function storedBytes(): Promise<number> {
+    const tables = await queryRows<{ name: string }>(
+      suite.database.url,
+      `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+        where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+      [],
+    );
+    const sums = tables.map(
+      ({ name }) => `select coalesce(sum(pg_column_size(t.*)), 0) as n from ${name} t`,
+    );
+    const [row] = await queryRows<{ n: string }>(
+      suite.database.url,
+      `select sum(n) as n from (${sums.join(' union all ')}) sizes`,
+      [],
+    );
+    return Number(row?.n ?? 0);
+  }
+
   async function head(): Promise<string> {
     const [row] = await queryRows<{ n: string }>(
       suite.database.url,
@@ -52,16 +74,24 @@ describe('what a run on a long thread appends', () => {
   it('appends what the run added, not what the thread holds', async () => {
     const thread = await suite.client.threads.create();
     const windows: Appended[] = [];
+    const stored: number[] = [];
     let windowStart = await head();
+    let storedBefore = await storedBytes();
     for (let run = 1; run <= RUNS; run += 1) {
       await suite.client.runs.wait(thread.thread_id, 'agent', { input: QUESTION });
       if (run % WINDOW === 0) {
         windows.push(await appendedSince(windowStart));
         windowStart = await head();
+        const storedAfter = await storedBytes();
+        stored.push(storedAfter - storedBefore);
+        storedBefore = storedAfter;
       }
     }
     const [first, , , , last] = windows;
-    if (!first || !last) throw new Error('no windows measured');
+    const [storedFirst, , , , storedLast] = stored;
+    if (!first || !last || !storedFirst || !storedLast) throw new Error('no windows measured');
+    // Over every table (the thread's row is rewritten by each run, and grows by what it added).
+    expect(storedLast).toBeLessThan(storedFirst * 1.5);
     // Each run adds 4 messages: the thread is 5 times longer in the last window than on average
     // in the first, and what its runs append to the log costs about the same. (A chain of deltas
     // ends with a whole value now and then, in either window.)

@@ -19,6 +19,7 @@ import {
   toDebugEvent,
   toDebugTask,
 } from './debug-payloads.js';
+import type { FinalStateTracker } from './final-state.js';
 import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
 import type { JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
@@ -71,6 +72,12 @@ export interface GraphRunRequest {
   /** When LangGraph writes checkpoints: after each step, alongside the next one, or at exit. */
   readonly durability?: Durability;
   readonly signal: AbortSignal;
+  /**
+   * Told the run's root checkpoints and task results, so that the state it ends with need not
+   * be read back (not with subgraphs, whose runs LangGraph streams differently once the
+   * `checkpoints` mode is on, nor with `exit` durability).
+   */
+  readonly finalState?: FinalStateTracker;
 }
 
 export type Durability = 'sync' | 'async' | 'exit';
@@ -187,6 +194,40 @@ function configurableOf(config: Record<string, unknown>): unknown {
   return withoutKey(configurable, 'checkpoint_id');
 }
 
+/** The modes a run adds for itself when its final state comes from its own stream. */
+const FINAL_STATE_MODES = ['checkpoints', 'tasks'];
+
+function finalStateTrackerOf(request: GraphRunRequest): FinalStateTracker | undefined {
+  const tracks = !request.subgraphs && request.durability !== 'exit';
+  return tracks ? request.finalState : undefined;
+}
+
+function libraryStreamModesOf(request: GraphRunRequest): string[] {
+  const modes = toLibraryStreamModes(request.streamModes);
+  if (finalStateTrackerOf(request) === undefined) return modes;
+  return [...new Set([...modes, ...FINAL_STATE_MODES])];
+}
+
+/**
+ * Hands a root checkpoint or task result to the run's final-state tracker. True when the chunk
+ * came only for it (the run did not ask for its mode), so nothing else is to see it.
+ */
+function observeFinalState(
+  chunk: GraphChunk,
+  tracker: FinalStateTracker | undefined,
+  requested: ReadonlySet<StreamMode>,
+): boolean {
+  if (tracker === undefined || chunk.namespace.length > 0) return false;
+  if (chunk.mode === 'checkpoints' && !isCheckpointEnvelope(chunk.payload)) {
+    tracker.onCheckpoint(chunk.payload);
+  } else if (chunk.mode === 'tasks') {
+    tracker.onTask(chunk.payload);
+  } else {
+    return false;
+  }
+  return !requested.has(chunk.mode);
+}
+
 /** The options a run passes to `stream` and, with `version`, to `streamEvents`. */
 function graphStreamOptionsOf(request: GraphRunRequest, runId: string): GraphStreamOptions {
   const { config } = request;
@@ -201,7 +242,7 @@ function graphStreamOptionsOf(request: GraphRunRequest, runId: string): GraphStr
     subgraphs: request.subgraphs,
     metadata: config['metadata'],
     runId,
-    streamMode: toLibraryStreamModes(request.streamModes),
+    streamMode: libraryStreamModesOf(request),
     signal: request.signal,
   });
 }
@@ -333,10 +374,12 @@ async function* streamGraphChunks(
   runId: string,
 ): AsyncGenerator<StreamedEvent> {
   const requested = new Set(request.streamModes);
+  const tracker = finalStateTrackerOf(request);
   const options = { ...graphStreamOptionsOf(request, runId), callbacks: [PREFER_STREAMING] };
   for await (const raw of await graph.stream(graphInputOf(request), options)) {
     const chunk = toGraphChunk(raw, false);
-    const modeEvent = chunk && toModeEvent(chunk, requested, false);
+    if (chunk === undefined || observeFinalState(chunk, tracker, requested)) continue;
+    const modeEvent = toModeEvent(chunk, requested, false);
     if (modeEvent !== undefined) yield modeEvent;
   }
 }
@@ -348,6 +391,7 @@ async function* streamCallbackEvents(
   const requested = new Set(request.streamModes);
   const { subgraphs } = request;
   const legacyMessages = requested.has('messages') ? new LegacyMessagesTracker() : undefined;
+  const tracker = finalStateTrackerOf(request);
 
   for await (const raw of await openEventStream(request, runId)) {
     const event = toCallbackEvent(raw);
@@ -357,6 +401,7 @@ async function* streamCallbackEvents(
       event.event === 'on_chain_stream' && (subgraphs || event.run_id === runId);
     if (isGraphStreamChunk) {
       const chunk = toGraphChunk(event.data['chunk'], subgraphs);
+      if (chunk !== undefined && observeFinalState(chunk, tracker, requested)) continue;
       const modeEvent = chunk && toModeEvent(chunk, requested, subgraphs);
       if (modeEvent !== undefined) yield modeEvent;
     } else if (requested.has('events')) {

@@ -4,6 +4,7 @@ import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
 import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
 import { withStreamTransformers } from '../execution/stream-transformers.js';
+import { FinalStateTracker } from '../execution/final-state.js';
 import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
 import { withLifecycleIds } from './run-event-ids.js';
 import { decideRunLifecycle, evolveRunLifecycle, type RunLifecycle } from './run.decider.js';
@@ -54,6 +55,8 @@ interface Outcome {
   readonly error: JsonObject | null;
   /** Cancelled with `rollback`: the thread goes back to its state before the run. */
   readonly rollBack?: boolean;
+  /** The state the run ended with, when its own stream told it whole. */
+  readonly state?: StateSnapshotLike;
 }
 
 class RunStopped extends Error {
@@ -151,11 +154,10 @@ export class RunExecutor {
           if (ended.rollBack) {
             await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
           }
-          const captured =
-            claimed.attempt === 1 && claimed.cancelAction
-              ? undefined
-              : await this.threadState(claimed);
-          return { outcome: ended, state: captured };
+          if (claimed.attempt === 1 && claimed.cancelAction)
+            return { outcome: ended, state: undefined };
+          const streamed = ended.rollBack ? undefined : ended.state;
+          return { outcome: ended, state: streamed ?? (await this.threadState(claimed)) };
         },
       );
       return await this.finish(claimed, writer, lifecycle, { outcome, state, startedAt });
@@ -202,6 +204,7 @@ export class RunExecutor {
       const graph = await this.application.graph(run.graph_id, config as never);
       const createCommand = await this.application.createCommand(run.graph_id);
       const streamModes = run.kwargs.stream_mode as StreamMode[];
+      const finalState = new FinalStateTracker();
       const graphChunks = streamGraphRun({
         graph,
         input: run.kwargs.input,
@@ -215,6 +218,7 @@ export class RunExecutor {
         interruptAfter: run.kwargs.interrupt_after ?? undefined,
         durability: run.durability ?? undefined,
         signal,
+        finalState,
       });
       const chunks = withStreamTransformers(graph, streamModes.includes('custom'), graphChunks);
       const emitAll = async (): Promise<void> => {
@@ -227,28 +231,37 @@ export class RunExecutor {
         await emitAll();
       }
       await writer.flush();
-      return { status: 'success', error: null };
+      return { status: 'success', error: null, state: finalState.snapshot() };
     } catch (error) {
-      const reason = signal.reason instanceof RunStopped ? signal.reason.reason : undefined;
-      if (reason?.kind === 'timeout') {
-        const failure = {
-          error: 'TimeoutError',
-          message: `The run took longer than its timeout of ${reason.seconds} s`,
-        };
-        await writer.emit('error', failure);
-        return { status: 'timeout', error: failure };
-      }
-      if (reason && reason.kind !== 'cancel') throw signal.reason;
-      if (reason?.kind === 'cancel') {
-        return { status: 'interrupted', error: null, rollBack: reason.action === 'rollback' };
-      }
+      return await this.failed(error, writer, signal);
+    }
+  }
+
+  /** How an attempt ended that its graph did not finish. */
+  private async failed(
+    error: unknown,
+    writer: RunStepWriter,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    const reason = signal.reason instanceof RunStopped ? signal.reason.reason : undefined;
+    if (reason?.kind === 'timeout') {
       const failure = {
-        error: error instanceof Error ? error.name : 'Error',
-        message: describe(error),
+        error: 'TimeoutError',
+        message: `The run took longer than its timeout of ${reason.seconds} s`,
       };
       await writer.emit('error', failure);
-      return { status: 'error', error: failure };
+      return { status: 'timeout', error: failure };
     }
+    if (reason && reason.kind !== 'cancel') throw signal.reason;
+    if (reason?.kind === 'cancel') {
+      return { status: 'interrupted', error: null, rollBack: reason.action === 'rollback' };
+    }
+    const failure = {
+      error: error instanceof Error ? error.name : 'Error',
+      message: describe(error),
+    };
+    await writer.emit('error', failure);
+    return { status: 'error', error: failure };
   }
 
   /** The run's recorded config, with the user it runs for (kept with the queued run only). */
