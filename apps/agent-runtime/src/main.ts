@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { hostname } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { CANNOT_START_EXIT_CODE } from '#libs/config';
 import { uuidv7 } from '#libs/event-store';
 import { HttpDrain, keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
 import { openProcessLogger, stopOnSignals, type Logger } from '#libs/logging';
@@ -29,6 +30,7 @@ import type { CustomAuth } from './auth/custom-auth.js';
 import { RuntimeModule, type RuntimeParts } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 import { UiBundles } from './ui/ui-bundles.js';
+import { whatToDoAbout } from './startup-failure.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -202,6 +204,7 @@ function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  const whatToDo = whatToDoAbout(error, process.env);
+  console.error(whatToDo ?? (error instanceof Error ? error.message : error));
+  process.exit(whatToDo === undefined ? 1 : CANNOT_START_EXIT_CODE);
 });

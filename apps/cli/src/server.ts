@@ -1,4 +1,11 @@
-import { ensureDatabase, startEmbeddedPostgres, withClient, withDatabase } from '#libs/database';
+import {
+  DataDirInUseError,
+  ensureDatabase,
+  runningEmbeddedPostgres,
+  startEmbeddedPostgres,
+  withClient,
+  withDatabase,
+} from '#libs/database';
 
 export interface DatabaseServer {
   /** A URL for a database of this name on the server, created if need be. */
@@ -14,10 +21,15 @@ export interface DatabaseServer {
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL's server, or an embedded PostgreSQL in the data directory. */
+/**
+ * DATABASE_URL's server, or an embedded PostgreSQL in the data directory. With `shareRunning`, a
+ * data directory another Berth runs on (`npm start` beside `berth dev`) lends its server: this
+ * process neither starts nor stops it.
+ */
 export async function openDatabaseServer(
   databaseUrl: string | undefined,
   dataDir: string,
+  options: { readonly shareRunning?: boolean } = {},
 ): Promise<DatabaseServer> {
   if (databaseUrl) {
     return {
@@ -27,7 +39,20 @@ export async function openDatabaseServer(
       stop: () => Promise.resolve(),
     };
   }
-  const server = await startEmbeddedPostgres({ dataDir });
+  const server = await startEmbeddedPostgres({ dataDir }).catch(async (error: unknown) => {
+    if (!(error instanceof DataDirInUseError) || !options.shareRunning) throw error;
+    return { ...((await runningEmbeddedPostgres(dataDir)) ?? throwError(error)), shared: true };
+  });
+  if ('shared' in server) {
+    return {
+      configuredUrl: undefined,
+      description:
+        `the embedded PostgreSQL of the Berth running in ${dataDir} (port ${server.port}; ` +
+        'it stops with that Berth)',
+      ...databasesOn(server.url),
+      stop: () => Promise.resolve(),
+    };
+  }
   return {
     configuredUrl: undefined,
     description: `an embedded PostgreSQL in ${dataDir} (port ${server.port})`,
@@ -53,4 +78,8 @@ function databasesOn(serverUrl: string): Pick<DatabaseServer, 'database' | 'seal
       return url;
     },
   };
+}
+
+function throwError(error: unknown): never {
+  throw error;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { CANNOT_START_EXIT_CODE } from '#libs/config';
 
 export interface ChildSpec {
   readonly name: string;
@@ -18,7 +19,9 @@ const HEALTHY_RUN_MS = 60_000;
 /**
  * Runs Berth's processes as children and prefixes their output with their name. When an
  * essential child exits, or this process is asked to stop, it stops them all; any other child
- * that exits is logged and started again, after a delay that doubles while it keeps failing.
+ * that exits is logged and started again, after a delay that doubles while it keeps failing. A
+ * child that says it cannot start until something is changed (CANNOT_START_EXIT_CODE, after
+ * printing what to change) is not started again: everything stops.
  */
 export class Supervisor {
   private readonly children = new Map<string, ChildProcess>();
@@ -46,6 +49,10 @@ export class Supervisor {
       this.children.delete(spec.name);
       if (this.stopping) return;
       const how = signal ?? code ?? 'unknown';
+      if (code === CANNOT_START_EXIT_CODE) {
+        void this.stop(1);
+        return;
+      }
       if (spec.essential) {
         process.stderr.write(`[berth] ${spec.name} exited (${how}); stopping\n`);
         void this.stop(code ?? 1);
@@ -79,6 +86,21 @@ export class Supervisor {
     })();
     return this.stopping;
   }
+
+  /**
+   * Waits until GET /ok answers at `url`, through the restarts of the child that serves it. When
+   * a child stops everything (it cannot start, or it is essential and exited), this never
+   * resolves: the process exits once the children have stopped.
+   */
+  async untilServing(url: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.stopping) await new Promise(() => undefined);
+      if (await answersOk(url)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${url}/ok did not answer within ${timeoutMs} ms`);
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -90,21 +112,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Waits until GET /ok answers, or the child dies, or the time is up. */
-export async function waitForOk(
-  url: string,
-  child: ChildProcess,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url} exited before it was ready`);
-    const ok = await fetch(`${url}/ok`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url}/ok did not answer within ${timeoutMs} ms`);
+function answersOk(url: string): Promise<boolean> {
+  return fetch(`${url}/ok`).then(
+    (response) => response.ok,
+    () => false,
+  );
 }

@@ -1,2 +1,3 @@
 export * from './env-values.js';
 export * from './version.js';
+export * from './exit-codes.js';

@@ -6,10 +6,31 @@ import pg from 'pg';
 const PASSWORD_FILE = 'postgres.password';
 const SUPERUSER = 'postgres';
 
+/** The embedded superuser's password as kept in the data directory, if it is there. */
+export async function keptClusterPassword(dataDir: string): Promise<string | undefined> {
+  const kept = await readFile(path.join(dataDir, PASSWORD_FILE), 'utf8').catch(() => '');
+  return kept.trim() || undefined;
+}
+
+/** Whether a server answers at `url` (a connection and `select 1`). */
+export async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The embedded superuser's password, made once and kept in the data directory (mode 0600). */
 export async function clusterPassword(dataDir: string): Promise<string> {
   const file = path.join(dataDir, PASSWORD_FILE);
-  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  const kept = await keptClusterPassword(dataDir);
   if (kept) return kept;
   await writeFile(file, `${randomBytes(24).toString('base64url')}\n`, {
     mode: 0o600,

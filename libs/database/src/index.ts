@@ -1,6 +1,7 @@
 export {
   DEFAULT_EMBEDDED_POSTGRES_PORT,
   EmbeddedPostgresError,
+  runningEmbeddedPostgres,
   startEmbeddedPostgres,
   type EmbeddedPostgresOptions,
   type EmbeddedPostgresServer,
@@ -25,3 +26,4 @@ export {
   type DatabaseProbe,
   type DatabaseState,
 } from './database-availability.js';
+export { DataDirInUseError } from './data-dir-lock.js';

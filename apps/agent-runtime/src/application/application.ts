@@ -35,6 +35,7 @@ import {
 } from '../graphs/graph-loader.js';
 import type { GraphCommand } from '../execution/graph-stream.js';
 import { commandFactory } from './graph-commands.js';
+import { NoGraphLoadedError } from './no-graph-loaded-error.js';
 
 /** `BaseStore` of the application's copy of LangGraph: only `batch` is abstract. */
 export type BaseStoreConstructor = abstract new () => object;
@@ -105,9 +106,7 @@ export class Application extends GraphCatalog {
     ({ served: application.served, failed: application.failed } = await loadEveryGraph(registry));
     if (application.served.length === 0) {
       await application.close();
-      throw new Error(
-        `${config.configFile}: no graph could be loaded:\n${[...application.failed.values()].join('\n')}`,
-      );
+      throw new NoGraphLoadedError(config.configFile, application.failed);
     }
     const [first] = application.served;
     if (first !== undefined) {

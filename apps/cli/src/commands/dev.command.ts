@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { openDatabaseServer } from '../server.js';
-import { Supervisor, waitForOk } from '../supervisor.js';
+import { firstFreePort, requireFreePort } from '../ports.js';
+import { Supervisor } from '../supervisor.js';
 import { RUNTIME_SCRIPT, UsageError } from './scripts.js';
 
 export const DEV_HELP = `Usage: berth dev [dir] [--port P] [--config FILE] [--host H] [--watch | --no-reload]
@@ -14,7 +15,8 @@ assistants, threads, runs and resumable streams for the graphs in its langgraph.
 
   dir             the application's directory (default: the current one)
   --config FILE   its graph configuration file (default: <dir>/langgraph.json)
-  --port P        the port to serve on (default: BERTH_RUNTIME_PORT or 8123)
+  --port P        the port to serve on (default: BERTH_RUNTIME_PORT, or the first free one
+                  from 8123)
   --host H        the address to bind (default: BERTH_HOST or 127.0.0.1)
   --watch         load the graphs again when the application's files change (the default)
   --no-reload     do not: serve the code as it was at start
@@ -25,8 +27,29 @@ that fails to load is reported while the code before it keeps serving. auth, sto
 changes need a restart.
 
 Data lives in BERTH_DATA_DIR (default ./.berth) on an embedded PostgreSQL, or on DATABASE_URL.
-Every request needs the API key in x-api-key: BERTH_API_KEY, or one generated and kept in the
-data directory.`;
+Beside a Berth already running on that directory (npm start), it uses that Berth's PostgreSQL,
+with a database of its own. Every request needs the API key in x-api-key: BERTH_API_KEY, or the
+one generated and kept in the data directory.`;
+
+const DEFAULT_PORT = 8123;
+
+/** The port to serve on: the one asked for (it must be free), or the first free one from 8123. */
+async function choosePort(host: string, asked: string | undefined): Promise<string> {
+  if (asked !== undefined) {
+    const port = Number(asked);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535)
+      throw new UsageError(`--port must be a port number, got ${asked}`);
+    await requireFreePort(host, port, 'choose another (--port P, or BERTH_RUNTIME_PORT)');
+    return asked;
+  }
+  const free = await firstFreePort(host, DEFAULT_PORT);
+  if (free === undefined)
+    throw new Error(
+      `Ports ${DEFAULT_PORT} to ${DEFAULT_PORT + 19} are in use: choose one with --port P.`,
+    );
+  if (free !== DEFAULT_PORT) console.log(`  Port ${DEFAULT_PORT} is in use: serving on ${free}.`);
+  return String(free);
+}
 
 /** A database name from the application directory's name. */
 function databaseNameFor(dir: string): string {
@@ -71,16 +94,16 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
   if (!existsSync(configFile))
     throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
   const reload = reloadsOnChange(values);
-  const port = values.port ?? env.runtimePort ?? '8123';
   const host = values.host ?? env.host ?? '127.0.0.1';
+  const port = await choosePort(host, values.port ?? env.runtimePort);
 
   const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
-  const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
+  const server = await openDatabaseServer(env.databaseUrl, env.dataDir, { shareRunning: true });
   const databaseUrl = server.configuredUrl ?? (await server.database(databaseNameFor(dir)));
   const supervisor = new Supervisor(() => server.stop());
   process.once('SIGINT', () => void supervisor.stop());
   process.once('SIGTERM', () => void supervisor.stop());
-  const child = supervisor.start({
+  supervisor.start({
     name: 'runtime',
     script: RUNTIME_SCRIPT,
     essential: false,
@@ -96,7 +119,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
     },
   });
   const url = `http://${host}:${port}`;
-  await waitForOk(url, child, 120_000);
+  await supervisor.untilServing(url, 120_000);
   console.log(`\n  Berth agent runtime: ${url}`);
   console.log(`  Application:         ${configFile}`);
   console.log(`  Database:            ${server.description}`);

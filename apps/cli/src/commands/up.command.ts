@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { openDatabaseServer } from '../server.js';
-import { Supervisor, waitForOk } from '../supervisor.js';
+import { requireFreePort } from '../ports.js';
+import { Supervisor } from '../supervisor.js';
 import { CONTROL_PLANE_SCRIPT, EXAMPLE_GRAPH_CONFIG, RUNTIME_SCRIPT } from './scripts.js';
 
 export const UP_HELP = `Usage: berth up
@@ -24,6 +25,12 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const host = env.host ?? '127.0.0.1';
   const controlPlanePort = env.controlPlanePort ?? '8080';
   const runtimePort = env.runtimePort ?? '8123';
+  await requireFreePort(
+    host,
+    Number(controlPlanePort),
+    'choose another with BERTH_CONTROL_PLANE_PORT',
+  );
+  await requireFreePort(host, Number(runtimePort), 'choose another with BERTH_RUNTIME_PORT');
   const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
   const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
   const supervisor = new Supervisor(() => server.stop());
@@ -36,7 +43,7 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
     BERTH_HOST: host,
     EVENTSTORE_URL: env.eventStoreUrl,
   };
-  const controlPlane = supervisor.start({
+  supervisor.start({
     name: 'control-plane',
     script: CONTROL_PLANE_SCRIPT,
     essential: true,
@@ -46,7 +53,7 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
       BERTH_CONTROL_PLANE_PORT: controlPlanePort,
     },
   });
-  const runtime = supervisor.start({
+  supervisor.start({
     name: 'example-runtime',
     script: RUNTIME_SCRIPT,
     essential: false,
@@ -61,8 +68,8 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
   const controlPlaneUrl = `http://${host}:${controlPlanePort}`;
   const runtimeUrl = `http://${host}:${runtimePort}`;
   await Promise.all([
-    waitForOk(controlPlaneUrl, controlPlane, 120_000),
-    waitForOk(runtimeUrl, runtime, 120_000),
+    supervisor.untilServing(controlPlaneUrl, 120_000),
+    supervisor.untilServing(runtimeUrl, 120_000),
   ]);
   console.log(`\n  Berth is up.`);
   console.log(`  Control plane:            ${controlPlaneUrl}`);
