@@ -1,10 +1,12 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { BERTH_VERSION } from '#libs/config';
 import {
   buildOpenApiDocument,
   createValidationPipe,
   OPENAPI_PUBLIC_PATHS,
   ProblemFilter,
+  presentedKey,
   publicPathMatcher,
   registerJsonInput,
   serveOpenApi,
@@ -14,6 +16,7 @@ import type { Logger } from '#libs/logging';
 import { metricsPublicPaths, observeRequests } from '#libs/metrics';
 import { CONSOLE_PUBLIC_PATHS, serveConsole } from './console/serve-console.js';
 import { DeploymentQueries } from './deployments/deployment-queries.service.js';
+import { STATUS_PAGE_PATH } from './deployments/deployment-status-page.controller.js';
 import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
 import type { PlatformResources } from './platform-resources.js';
 import { registerRuntimeGateway } from './runtime-gateway/runtime-gateway.js';
@@ -40,11 +43,17 @@ function publicPages(): string[] {
   ];
 }
 
-/** What is served without a key: probes, the API's description, uploads (signed) and traces (token). */
-function publicRequests(publicPages: readonly string[]): (method: string, path: string) => boolean {
+/**
+ * What is served without a key: probes, the API's description, uploads (signed), traces (token),
+ * and the status URL the official deploy CLI prints, opened in a browser (it sends no key).
+ */
+function publicRequests(
+  publicPages: readonly string[],
+): (method: string, path: string, request: FastifyRequest) => boolean {
   const isPublicPage = publicPathMatcher(publicPages);
-  return (method, path) =>
+  return (method, path, request) =>
     (method === 'GET' && isPublicPage(path)) ||
+    (method === 'GET' && STATUS_PAGE_PATH.test(path) && presentedKey(request) === undefined) ||
     isUploadRequest(method, path) ||
     (method === 'POST' && TRACING_INGEST_PATH.test(path));
 }

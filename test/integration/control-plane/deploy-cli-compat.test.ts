@@ -166,4 +166,18 @@ describe('what the official deploy CLI sends, over HTTP', () => {
     });
     expect(foreign.status).toBe(404);
   });
+
+  it('leads a browser (no key) from the status URL to the console page of the deployment, with no data', async () => {
+    const deployment = await createBare('status-page');
+    const opened = await fetch(`${cp.url}/o/${TEST_TENANT_ID}/host/deployments/${deployment.id}`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe(`/#/deployments/${deployment.id}`);
+    expect(await opened.text()).not.toContain('status-page');
+    // Any other route still wants the key.
+    const api = await fetch(`${cp.url}/v2/deployments/${deployment.id}`, { redirect: 'manual' });
+    expect(api.status).toBe(401);
+  });
 });

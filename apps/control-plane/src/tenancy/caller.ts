@@ -22,10 +22,10 @@ export const UNSEALED_TENANT_REFUSED =
 export function identifyCallers(
   app: FastifyInstance,
   directory: TenantDirectory,
-  isPublic: (method: string, path: string) => boolean,
+  isPublic: (method: string, path: string, request: FastifyRequest) => boolean,
 ): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isPublic(request.method, request.url.split('?')[0] ?? '')) return undefined;
+    if (isPublic(request.method, request.url.split('?')[0] ?? '', request)) return undefined;
     const key = presentedKey(request);
     if (key === undefined) {
       await reply.status(401).send({ detail: 'Missing API key: send it in the X-Api-Key header' });
