@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +11,15 @@ import { EXAMPLE_APP_DIR, type Deployment } from '../../support/deployment-flow.
 import { freePort } from '../../support/free-port.js';
 
 const CLI = resolve('dist/apps/cli/src/main.js');
+
+/** Resolves once `met` holds, looking every 100 ms; fails naming `what` after `ms`. */
+async function waitUntil(ms: number, what: string, met: () => boolean): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!met()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const DEPLOY_TIMEOUT_MS = 180_000;
 
 interface CliResult {
@@ -247,6 +257,43 @@ describe('berth deploy, end to end against a control plane', () => {
       expect.stringContaining(`Serving at ${url}`),
     );
   });
+
+  it(
+    'follows the deployment across a redeploy: says which revision took over, then its lines',
+    async () => {
+      const follower = spawn(process.execPath, [CLI, 'deploy', 'logs', deploymentId, '--follow'], {
+        cwd: work,
+        env: { ...cleanEnvironment(), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let followed = '';
+      follower.stdout.on('data', (chunk: Buffer) => (followed += chunk.toString()));
+      try {
+        await waitUntil(30_000, "the active revision's lines", () =>
+          followed.includes('Serving at'),
+        );
+        const before = (
+          await controlPlane.api<Deployment>('GET', `/v2/deployments/${deploymentId}`)
+        ).body.active_revision_id;
+        await appendFile(join(app, 'src', 'agent.ts'), '\n// changed again, followed\n');
+        const redeployed = await berth(['deploy', '--json'], { cwd: app, env });
+        expect(redeployed.code).toBe(0);
+        const revision = jsonLines(redeployed.stdout).at(-1)?.revision_id as string;
+        const takeover = `--- revision ${revision} replaces ${before} ---`;
+        await waitUntil(60_000, 'the new revision serving, after its announcement', () =>
+          followed.slice(followed.indexOf(takeover)).includes('Serving at'),
+        );
+        const after = followed.slice(followed.indexOf(takeover));
+        expect(followed).toContain(takeover);
+        expect(after).toContain('Extracting the uploaded source');
+      } finally {
+        follower.kill('SIGINT');
+      }
+      const [code] = (await once(follower, 'exit')) as [number | null];
+      expect(code).toBe(0);
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
 
   it(
     'fails with the tail of the logs when the graph configuration names a missing file',

@@ -2,6 +2,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import type { Browser, Page } from 'playwright-core';
 import {
   OTHER_TENANT_KEY,
+  TEST_TENANT_ID,
   startControlPlane,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
@@ -95,6 +96,23 @@ suite('web console in a browser', () => {
     await page.locator('pre.log').getByText('Build finished').waitFor();
     await screenshot(page, ARTIFACTS, 'deployment-timeline');
   }, 180_000);
+
+  it('opens the status URL the official deploy CLI prints: sign in, then the deployment', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const fresh = await context.newPage();
+      await fresh.goto(`${proxy.url}/o/${TEST_TENANT_ID}/host/deployments/${deployment.id}`);
+      const key = fresh.getByLabel(/API key/);
+      await key.waitFor();
+      expect(await fresh.content()).not.toContain('console-shop');
+      await key.fill(cp.apiKey);
+      await key.press('Enter');
+      await fresh.getByRole('list', { name: 'Revision timeline' }).waitFor();
+      await fresh.getByRole('heading', { name: 'console-shop' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it("shows a PATCH's changed fields, and its secret by name only", async () => {
     const answer = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {

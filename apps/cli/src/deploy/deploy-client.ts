@@ -39,6 +39,16 @@ export interface LogLine {
   readonly message: string;
 }
 
+/** A new revision of a followed deployment, taking over from the one before. */
+export interface RevisionTakeover {
+  readonly revision_id: string;
+  readonly replaces: string;
+}
+
+export type FollowedLog =
+  | { readonly kind: 'log'; readonly line: LogLine }
+  | ({ readonly kind: 'revision' } & RevisionTakeover);
+
 export interface Listener {
   readonly id: string;
   readonly name: string;
@@ -171,12 +181,16 @@ export class DeployClient {
   }
 
   /** The log lines kept so far, then new ones as they are written, until `signal` aborts. */
+  /**
+   * Follows a revision's logs, or the deployment's (no revision named): then a new revision's
+   * lines come after it is announced.
+   */
   async *followLogs(
     id: string,
     revisionId: string | undefined,
     type: LogType | undefined,
     signal?: AbortSignal,
-  ): AsyncGenerator<LogLine> {
+  ): AsyncGenerator<FollowedLog> {
     const url = this.urlOf(this.logsPath(id, revisionId), { type, follow: true });
     const response = await this.fetch(url, {
       headers: { 'x-api-key': this.options.apiKey, accept: 'text/event-stream' },
@@ -190,7 +204,10 @@ export class DeployClient {
     }
     if (!response.body) return;
     for await (const event of readSse(response.body)) {
-      if (event.event === 'log') yield JSON.parse(event.data) as LogLine;
+      if (event.event === 'log') yield { kind: 'log', line: JSON.parse(event.data) as LogLine };
+      if (event.event === 'revision') {
+        yield { kind: 'revision', ...(JSON.parse(event.data) as RevisionTakeover) };
+      }
     }
   }
 

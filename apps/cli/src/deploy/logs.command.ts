@@ -14,8 +14,11 @@ active). Without an id or name: the deployment named after the current directory
 
   --type build|deploy   only the build log, or only the deploy (runtime) log
   --revision RID        the logs of this revision instead
-  --follow, -f          keep printing new lines as they come (Ctrl-C stops)
-  --json                one JSON object per line: {id, timestamp, type, message}`;
+  --follow, -f          keep printing new lines as they come (Ctrl-C stops); without
+                        --revision, a new revision's lines follow when it replaces the
+                        one before (a redeploy, a change, a push), which is said
+  --json                one JSON object per line: {id, timestamp, type, message}, and
+                        {event: "revision", revision_id, replaces} when one replaces another`;
 
 /** One log line as printed: time, type, message (a structured line's level and message). */
 export function formatLogLine(line: LogLine): string {
@@ -64,8 +67,12 @@ export async function showLogs(args: readonly string[], env: CliEnvironment): Pr
     stop.abort();
   });
   try {
-    for await (const line of client.followLogs(deployment.id, values.revision, type, stop.signal)) {
-      print(line);
+    for await (const item of client.followLogs(deployment.id, values.revision, type, stop.signal)) {
+      if (item.kind === 'log') print(item.line);
+      else if (values.json) {
+        const { revision_id, replaces } = item;
+        console.log(JSON.stringify({ event: 'revision', revision_id, replaces }));
+      } else console.log(`--- revision ${item.revision_id} replaces ${item.replaces} ---`);
     }
   } catch (error) {
     if (!stop.signal.aborted) throw error;

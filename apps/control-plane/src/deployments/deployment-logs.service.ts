@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { EventStore } from '#libs/event-store';
+import { followAcrossRevisions, type FollowedLogItem } from '../logs/deployment-log-follower.js';
 import { logPage, type LogPage } from '../logs/log-page.js';
 import type { LogPageQueryDto } from '../logs/log-page.dto.js';
 import type { LogType } from '../logs/revision-log.js';
 import { RevisionLogs, type LogRecord } from '../logs/revision-logs.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { DeploymentQueries } from './deployment-queries.service.js';
+import { deploymentStream } from './domain/deployment.events.js';
 
 /** A revision's log lines as `GET .../logs` answers them. */
 export interface RevisionLogLines {
@@ -12,10 +15,13 @@ export interface RevisionLogLines {
   readonly resources: LogRecord[];
 }
 
-/** A revision's log lines as they are written, from the first. */
+/**
+ * A revision's log lines as they are written, from the first. Followed for the deployment (no
+ * revision named), a new revision's lines follow its announcement.
+ */
 export interface FollowedLogs {
   readonly revisionId: string;
-  readonly records: AsyncIterable<LogRecord>;
+  readonly items: AsyncIterable<FollowedLogItem>;
 }
 
 /**
@@ -27,6 +33,7 @@ export class DeploymentLogs {
   constructor(
     private readonly deployments: DeploymentQueries,
     private readonly logs: RevisionLogs,
+    private readonly store: EventStore,
   ) {}
 
   async read(
@@ -50,9 +57,28 @@ export class DeploymentLogs {
     type: LogType | undefined,
     signal: AbortSignal,
   ): Promise<FollowedLogs | undefined> {
-    const revision = await this.revisionOf(caller, deploymentId, revisionId);
-    if (!revision) return undefined;
-    return { revisionId: revision, records: this.logs.follow(revision, type, signal) };
+    if (revisionId !== undefined) {
+      await this.deployments.revision(caller, deploymentId, revisionId);
+      return { revisionId, items: linesOf(this.logs.follow(revisionId, type, signal)) };
+    }
+    // Where the deployment's stream ends before its current revision is read: a revision made
+    // after that is announced, even one the read already sees.
+    const [last] = await this.store.readStream(deploymentStream(deploymentId), {
+      direction: 'backwards',
+      maxCount: 1,
+    });
+    const first = await this.revisionOf(caller, deploymentId, undefined);
+    if (!first) return undefined;
+    const items = followAcrossRevisions({
+      store: this.store,
+      logs: this.logs,
+      deploymentId,
+      first,
+      after: last?.streamPosition ?? -1,
+      type,
+      signal,
+    });
+    return { revisionId: first, items };
   }
 
   /** A page of the lines, as the official deploy CLI reads them. */
@@ -80,4 +106,8 @@ export class DeploymentLogs {
     const state = await this.deployments.stateOf(caller, deploymentId);
     return state.active_revision_id ?? state.latest_revision_id;
   }
+}
+
+async function* linesOf(records: AsyncIterable<LogRecord>): AsyncGenerator<FollowedLogItem> {
+  for await (const record of records) yield { kind: 'log', record };
 }

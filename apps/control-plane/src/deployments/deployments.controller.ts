@@ -22,7 +22,7 @@ import { sendSse } from '#libs/http';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import { LOG_TYPES, type LogType } from '../logs/revision-log.js';
-import type { LogRecord } from '../logs/revision-logs.js';
+import type { FollowedLogItem } from '../logs/deployment-log-follower.js';
 import { DeploymentLogs } from './deployment-logs.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
@@ -231,10 +231,17 @@ export class DeploymentsController {
       await reply.send({ revision_id: null, resources: [] });
       return;
     }
-    const records = async function* (lines: AsyncIterable<LogRecord>) {
-      for await (const line of lines) yield { id: line.id, event: 'log', data: line };
+    const events = async function* (items: AsyncIterable<FollowedLogItem>) {
+      for await (const item of items) {
+        if (item.kind === 'log') yield { id: item.record.id, event: 'log', data: item.record };
+        else
+          yield {
+            event: 'revision',
+            data: { revision_id: item.revisionId, replaces: item.replaces },
+          };
+      }
     };
-    await sendSse(reply, records(followed.records), {
+    await sendSse(reply, events(followed.items), {
       headers: { 'x-revision-id': followed.revisionId },
       heartbeatMs: 10_000,
       disconnect,
