@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { describeDatabaseUrl } from '#libs/database';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { openProcessLogger, stopOnSignals } from '#libs/logging';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const where = resources.database.embedded
     ? `embedded PostgreSQL in ${config.dataDir}`
-    : 'DATABASE_URL';
+    : describeDatabaseUrl(resources.database.url);
   logger.info(`Berth control plane on http://${config.host}:${config.port} (database: ${where})`);
   if (!consoleServed)
     logger.warn('The web console was not built (npm run build): / serves nothing');

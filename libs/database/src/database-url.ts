@@ -52,3 +52,14 @@ export async function withClient<T>(
     await client.end().catch(() => undefined);
   }
 }
+
+/** Where a database URL points, without its credentials: `berth on 127.0.0.1:5432`. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const name = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres';
+    return `${name} on ${parsed.host || 'the local socket'}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}

@@ -6,7 +6,13 @@ export {
   type EmbeddedPostgresOptions,
   type EmbeddedPostgresServer,
 } from './embedded-postgres.server.js';
-export { dropDatabase, ensureDatabase, withClient, withDatabase } from './database-url.js';
+export {
+  describeDatabaseUrl,
+  dropDatabase,
+  ensureDatabase,
+  withClient,
+  withDatabase,
+} from './database-url.js';
 export {
   DEFAULT_DATABASE_NAME,
   provideDatabase,
