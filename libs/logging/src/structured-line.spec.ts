@@ -22,4 +22,21 @@ describe('readLogLine', () => {
       expect(readLogLine(line, 'INFO')).toEqual({ level: 'INFO', message: line });
     }
   });
+
+  it("says a request line's method, path, status and time", () => {
+    const line = JSON.stringify({
+      level: 'info',
+      msg: 'request answered',
+      request_id: 'req-7',
+      method: 'POST',
+      path: '/threads',
+      route: '/threads',
+      status: 200,
+      ms: 3.2,
+    });
+    expect(readLogLine(line, 'INFO')).toEqual({
+      level: 'INFO',
+      message: 'request answered: POST /threads 200 in 3.2 ms [req-7]',
+    });
+  });
 });
