@@ -95,6 +95,11 @@ suite('web console in a browser', () => {
     await page.getByRole('tab', { name: 'Build log' }).waitFor();
     await page.locator('pre.log').getByText('Build finished').waitFor();
     await screenshot(page, ARTIFACTS, 'deployment-timeline');
+    // The runtime's structured lines read as level and message, one time each, not as JSON.
+    await page.getByRole('tab', { name: 'Deploy log' }).click();
+    await page.locator('pre.log').getByText(/INFO Berth agent runtime for/).waitFor();
+    expect(await page.locator('pre.log').textContent()).not.toContain('{"level"');
+    await page.getByRole('tab', { name: 'Build log' }).click();
   }, 180_000);
 
   it('opens the status URL the official deploy CLI prints: sign in, then the deployment', async () => {

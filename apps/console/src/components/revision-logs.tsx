@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { dataOf } from '../api/control-plane';
 import type { components } from '../api/control-plane.schema';
+import { readableLogLine } from '../domain/log-line';
 import { sseRecords } from '../domain/sse';
 import { useSession } from '../session';
 import { ErrorDetail, Loading } from './states';
@@ -85,7 +86,16 @@ export function RevisionLogs({
         <pre className="log" tabIndex={0}>
           {lines.length === 0
             ? '(no lines yet)'
-            : lines.map((line) => `${line.timestamp}  ${line.message}`).join('\n')}
+            : lines.map((line) => {
+                const { time, level, text } = readableLogLine(line);
+                return (
+                  <span key={line.id} className="log-line" data-level={level || undefined}>
+                    <time dateTime={line.timestamp}>{time}</time> {level ? `${level} ` : ''}
+                    {text}
+                    {'\n'}
+                  </span>
+                );
+              })}
         </pre>
       ) : null}
     </section>

@@ -47,4 +47,20 @@ describe('RevisionTimeline', () => {
     expect(failed?.querySelector('.badge')?.textContent).toBe('BUILD_FAILED');
     expect(failed?.querySelector('.timeline-message')?.textContent).toBe('npm ci exited with 1');
   });
+
+  it('groups runs of events about one revision, the newest open, and names the local listener', async () => {
+    const page = await render(<RevisionTimeline items={timelineOf(deploymentHistory())} />);
+    const groups = [...page.querySelectorAll('li.timeline-group')];
+    expect(groups.map((group) => group.querySelectorAll('li.timeline-item').length)).toEqual([
+      3, 2, 5,
+    ]);
+    expect(groups.map((group) => group.querySelector('details')?.open)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(groups[1]?.querySelector('summary')?.textContent).toContain('BUILD_FAILED');
+    expect(page.textContent).not.toContain('listener 6c6f6361');
+    expect(page.textContent).toContain('by the local listener');
+  });
 });

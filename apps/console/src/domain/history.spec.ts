@@ -6,7 +6,10 @@ describe('timelineOf', () => {
 
   it('names who acted: an API key by its fingerprint, the listener, a git push', () => {
     expect(items[0]?.actor).toBe('API key key_0123abcd');
-    expect(items[2]?.actor).toBe('listener local-1');
+    expect(items[2]?.actor).toBe('the local listener');
+    expect(
+      actorLabel({ kind: 'listener', listener_id: '01a2b3c4-0000-7000-8000-00000000abcd' }),
+    ).toBe('listener 01a2b3c4…abcd');
     expect(actorLabel({ kind: 'git_host', integration_id: 'int-9' })).toBe(
       'git push (integration int-9)',
     );

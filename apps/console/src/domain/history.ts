@@ -1,7 +1,11 @@
 import type { components } from '../api/control-plane.schema';
 import { diffValues, flatten, type Change } from './diff';
+import { shortId } from './short-id';
 
 export type HistoryEntry = components['schemas']['DeploymentHistory']['resources'][number];
+
+/** The id of the listener built into every control plane (its LOCAL_LISTENER_ID). */
+const LOCAL_LISTENER_ID = '6c6f6361-6c00-4000-8000-000000000000';
 
 /** Who caused an event, as an auditor reads it. */
 export function actorLabel(actor: HistoryEntry['actor']): string {
@@ -10,7 +14,9 @@ export function actorLabel(actor: HistoryEntry['actor']): string {
     case 'api_key':
       return `API key ${String(actor.key_id)}`;
     case 'listener':
-      return `listener ${String(actor.listener_id)}`;
+      return actor.listener_id === LOCAL_LISTENER_ID
+        ? 'the local listener'
+        : `listener ${shortId(String(actor.listener_id))}`;
     case 'git_host':
       return `git push (integration ${String(actor.integration_id)})`;
     default:
@@ -137,4 +143,37 @@ const SETTLED = new Set([
 /** A revision in one of these statuses changes no more by itself. */
 export function isSettled(status: string): boolean {
   return SETTLED.has(status);
+}
+
+/** Consecutive events of one revision, newest first, and the status they left it in. */
+export interface TimelineGroup {
+  /** Null for events of the deployment before any revision. */
+  readonly revisionId: string | null;
+  readonly items: readonly TimelineItem[];
+  /** The newest status among the group's events, if any. */
+  readonly status: string | null;
+}
+
+/**
+ * The timeline, newest first, in runs of consecutive events about the same revision: an event of
+ * the deployment itself (a change, a delete) goes with the revision it led to or followed.
+ */
+export function groupTimeline(items: readonly TimelineItem[]): TimelineGroup[] {
+  const groups: { revisionId: string | null; items: TimelineItem[] }[] = [];
+  for (const item of [...items].reverse()) {
+    const revision = item.entry.revision_id ?? null;
+    const current = groups.at(-1);
+    if (current && (revision === null || current.revisionId === revision)) {
+      current.items.push(item);
+    } else if (current && current.revisionId === null) {
+      current.revisionId = revision;
+      current.items.push(item);
+    } else {
+      groups.push({ revisionId: revision, items: [item] });
+    }
+  }
+  return groups.map((group) => ({
+    ...group,
+    status: group.items.find((item) => item.status !== null)?.status ?? null,
+  }));
 }

@@ -16,6 +16,11 @@ import { shortId } from '../domain/short-id';
 const FOLLOW_MS = 1000;
 const IDLE_MS = 10_000;
 
+/** A revision whose build failed, or that never got one: redeploying it builds it again. */
+function neverBuilt(revision: { readonly status: string }): boolean {
+  return revision.status === 'BUILD_FAILED' || revision.status === 'CREATE_FAILED';
+}
+
 export function DeploymentPage({ deploymentId }: { readonly deploymentId: string }) {
   const { api } = useSession();
   const queries = useQueryClient();
@@ -201,7 +206,7 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
                     ) : null}
                     {!isLive(revision) ? (
                       <button type="button" onClick={() => setRedeploying(revision)}>
-                        Redeploy…
+                        {neverBuilt(revision) ? 'Build again…' : 'Redeploy…'}
                       </button>
                     ) : null}
                   </li>
@@ -211,8 +216,14 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
           </QueryView>
           {redeploying ? (
             <ConfirmDialog
-              title="Redeploy an earlier revision"
-              actionLabel={`Redeploy ${shortId(redeploying.id)}`}
+              title={
+                neverBuilt(redeploying) ? 'Build a revision again' : 'Redeploy an earlier revision'
+              }
+              actionLabel={
+                neverBuilt(redeploying)
+                  ? `Build ${shortId(redeploying.id)} again`
+                  : `Redeploy ${shortId(redeploying.id)}`
+              }
               busy={redeploy.isPending}
               onConfirm={() => redeploy.mutate(redeploying)}
               onCancel={() => {
@@ -222,8 +233,10 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
             >
               <p>
                 Revision <code>{redeploying.id}</code> of{' '}
-                {new Date(redeploying.created_at).toLocaleString()} becomes the live one again, from
-                its kept build and with its own secrets.
+                {new Date(redeploying.created_at).toLocaleString()}{' '}
+                {neverBuilt(redeploying)
+                  ? 'is built again from its source (its build failed) and, once built, becomes the live one, with its own secrets.'
+                  : 'becomes the live one again, with its own secrets: from its kept build, or built again from its source when its build is no longer kept.'}
               </p>
               {redeploy.error ? <ErrorDetail error={redeploy.error} /> : null}
             </ConfirmDialog>

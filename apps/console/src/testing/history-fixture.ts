@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '../domain/history';
 
 const key = { kind: 'api_key', tenant_id: 't-1', key_id: 'key_0123abcd' };
-const listener = { kind: 'listener', listener_id: 'local-1' };
+const listener = { kind: 'listener', listener_id: '6c6f6361-6c00-4000-8000-000000000000' };
 
 let seq = 0;
 function entry(
