@@ -298,6 +298,13 @@ suite('web console in a browser', () => {
     expect(ids[0]).toBe('11');
     expect(ids.at(-1)).toBe('44');
     expect(ids).toHaveLength(34);
+    // Each event reads as its mode and what it says; its JSON is one click away.
+    const last = events.last();
+    await last.locator('.event-head .badge', { hasText: 'values' }).waitFor();
+    expect(await last.locator('.event-text').textContent()).toMatch(/^keys: /);
+    expect(await last.locator('pre').isVisible()).toBe(false);
+    await last.getByText('JSON', { exact: true }).click();
+    expect(await last.locator('pre').textContent()).toContain('The sum of 1..40 is 820.');
   });
 
   it('opens a runtime by its own URL and key', async () => {

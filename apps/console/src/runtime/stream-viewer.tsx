@@ -5,6 +5,7 @@ import {
   type StreamEvent,
   type StreamPhase,
 } from '../domain/resumable-stream';
+import { summarizeEvent } from '../domain/event-summary';
 import { useRuntime } from './runtime-context';
 
 type Row =
@@ -24,6 +25,19 @@ function phaseText(phase: StreamPhase): string {
     case 'failed':
       return `The stream failed: ${phase.cause}`;
   }
+}
+
+/** An event's number, mode, node and what it says, on one line. */
+function EventHead({ event }: { readonly event: StreamEvent }) {
+  const { mode, namespace, node, text } = summarizeEvent(event);
+  return (
+    <div className="event-head">
+      <code>{event.id ?? '—'}</code> <span className="badge">{mode}</span>
+      {namespace ? <span className="event-namespace">in {namespace}</span> : null}
+      {node ? <strong className="event-node">{node}</strong> : null}
+      <span className="event-text">{text}</span>
+    </div>
+  );
 }
 
 /**
@@ -109,8 +123,8 @@ export function StreamViewer({
               className="event"
               data-event-id={row.event.id}
             >
-              <div className="event-head">
-                <code>{row.event.id ?? '—'}</code> <strong>{row.event.event}</strong>
+              <EventHead event={row.event} />
+              <div className="event-actions">
                 {row.event.id ? (
                   <button
                     type="button"
@@ -120,8 +134,11 @@ export function StreamViewer({
                     Replay from here
                   </button>
                 ) : null}
+                <details>
+                  <summary>JSON</summary>
+                  <pre>{JSON.stringify(row.event.data, null, 2)}</pre>
+                </details>
               </div>
-              <pre>{JSON.stringify(row.event.data)}</pre>
             </li>
           ),
         )}
