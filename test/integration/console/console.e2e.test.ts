@@ -97,7 +97,10 @@ suite('web console in a browser', () => {
     await screenshot(page, ARTIFACTS, 'deployment-timeline');
     // The runtime's structured lines read as level and message, one time each, not as JSON.
     await page.getByRole('tab', { name: 'Deploy log' }).click();
-    await page.locator('pre.log').getByText(/INFO Berth agent runtime for/).waitFor();
+    await page
+      .locator('pre.log')
+      .getByText(/INFO Berth agent runtime for/)
+      .waitFor();
     expect(await page.locator('pre.log').textContent()).not.toContain('{"level"');
     await page.getByRole('tab', { name: 'Build log' }).click();
   }, 180_000);
@@ -218,7 +221,7 @@ suite('web console in a browser', () => {
       metadata: { team: 'support', tier: 'gold' },
     });
     await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
-    await page.getByRole('link', { name: 'console-assistant' }).click();
+    await page.getByRole('link', { name: 'console-assistant', exact: true }).click();
     const diff = page.getByRole('table', { name: 'Changes from version 1 to 2' });
     await diff.waitFor();
     expect(await diff.locator('tbody tr').allTextContents()).toEqual([
@@ -235,6 +238,57 @@ suite('web console in a browser', () => {
     await page.getByRole('row', { name: /^1 / }).getByText('latest', { exact: true }).waitFor();
     expect((await client.assistants.get(created.assistant_id)).version).toBe(1);
   });
+
+  it('chats with an assistant: streamed answer, tool call and result, kept across a reload', async () => {
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
+    await page.getByRole('link', { name: 'Chat with agent', exact: true }).click();
+    await page.getByLabel('Message', { exact: true }).fill('What is the weather in Oslo?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages
+      .locator('li[data-type="human"]')
+      .getByText('What is the weather in Oslo?')
+      .waitFor();
+    await messages
+      .locator('.chat-tool-call', { hasText: 'get_weather' })
+      .waitFor({ timeout: 60_000 });
+    await messages.locator('li[data-type="tool"]').first().waitFor();
+    await messages.locator('li[data-type="ai"]', { hasText: 'Oslo' }).last().waitFor();
+    await page.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
+    await page.waitForURL(/#\/deployments\/[^/]+\/runtime\/chat\/[^/]+\/[0-9a-f-]{36}$/);
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, ARTIFACTS, 'chat');
+    const count = await messages.locator('li').count();
+    expect(count).toBe(4);
+
+    await page.reload();
+    await page
+      .getByRole('list', { name: 'Messages' })
+      .locator('li')
+      .nth(count - 1)
+      .waitFor();
+    expect(await page.getByRole('list', { name: 'Messages' }).locator('li').count()).toBe(count);
+  }, 120_000);
+
+  it('answers an interrupt from the chat', async () => {
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
+    await page.getByRole('link', { name: 'Chat with interrupt', exact: true }).click();
+    await page.getByLabel('Message', { exact: true }).fill('a note, please');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const asked = page.getByRole('form', { name: 'Interrupt' });
+    await asked.getByText('The graph asks').waitFor({ timeout: 60_000 });
+    await screenshot(page, ARTIFACTS, 'chat-interrupt');
+    await asked.getByLabel('Answer (JSON, or text)').fill('true');
+    await asked.getByRole('button', { name: 'Answer' }).click();
+    await asked.waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
+    const threadId = /([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '';
+    const state = await sdk().threads.getState<{ approved?: boolean; published?: string }>(
+      threadId,
+    );
+    expect(state.values.approved).toBe(true);
+    expect(state.next).toEqual([]);
+  }, 120_000);
 
   it('resumes a run stream after the connection is cut, missing nothing', async () => {
     const client = sdk();
@@ -320,7 +374,7 @@ suite('web console in a browser', () => {
     await page.getByLabel('Its API key').fill(cp.apiKey);
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('link', { name: 'Assistants' }).click();
-    await page.getByRole('link', { name: 'console-assistant' }).waitFor();
+    await page.getByRole('link', { name: 'console-assistant', exact: true }).waitFor();
     expect(
       await page.evaluate<string>('sessionStorage.getItem("berth.console.direct-runtime")'),
     ).toContain(url);

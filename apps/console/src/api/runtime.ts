@@ -9,13 +9,21 @@ export type RuntimeTarget =
 export const runtimeGatewayPath = (deploymentId: string): string =>
   `/v2/deployments/${encodeURIComponent(deploymentId)}/runtime`;
 
-/** The official SDK's client, on the deployment's runtime (through the control plane) or another. */
-export function runtimeClient(target: RuntimeTarget, controlPlaneKey: string): Client {
+/** Where the runtime answers, and with which key: the deployment's through the control plane. */
+export function runtimeConnection(
+  target: RuntimeTarget,
+  controlPlaneKey: string,
+): { readonly apiUrl: string; readonly apiKey: string } {
   if (target.kind === 'direct') {
-    return new Client({ apiUrl: target.url.replace(/\/+$/, ''), apiKey: target.apiKey });
+    return { apiUrl: target.url.replace(/\/+$/, ''), apiKey: target.apiKey };
   }
-  return new Client({
+  return {
     apiUrl: `${window.location.origin}${runtimeGatewayPath(target.deploymentId)}`,
     apiKey: controlPlaneKey,
-  });
+  };
+}
+
+/** The official SDK's client, on the deployment's runtime (through the control plane) or another. */
+export function runtimeClient(target: RuntimeTarget, controlPlaneKey: string): Client {
+  return new Client(runtimeConnection(target, controlPlaneKey));
 }

@@ -24,6 +24,9 @@ export function AssistantsView() {
                   <th scope="col">Graph</th>
                   <th scope="col">Version</th>
                   <th scope="col">Updated</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Chat</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -35,6 +38,14 @@ export function AssistantsView() {
                     <td>{assistant.graph_id}</td>
                     <td>{assistant.version}</td>
                     <td>{new Date(assistant.updated_at).toLocaleString()}</td>
+                    <td>
+                      <Link
+                        href={`/chat/${assistant.assistant_id}`}
+                        aria-label={`Chat with ${assistant.name}`}
+                      >
+                        Chat
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,10 +1,12 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { Client } from '@langchain/langgraph-sdk';
-import { runtimeClient, type RuntimeTarget } from '../api/runtime';
+import { runtimeClient, runtimeConnection, type RuntimeTarget } from '../api/runtime';
 import { useSession } from '../session';
 
 type RuntimeState = {
   readonly client: Client;
+  /** What `useStream` is given: the runtime's URL and key. */
+  readonly connection: { readonly apiUrl: string; readonly apiKey: string };
   readonly target: RuntimeTarget;
   readonly key: string;
 };
@@ -22,7 +24,12 @@ export function RuntimeProvider({
   const { apiKey } = useSession();
   const key = target.kind === 'deployment' ? target.deploymentId : target.url;
   const state = useMemo(
-    () => ({ client: runtimeClient(target, apiKey), target, key }),
+    () => ({
+      client: runtimeClient(target, apiKey),
+      connection: runtimeConnection(target, apiKey),
+      target,
+      key,
+    }),
     // The target is a fresh object on each render; what identifies it is its key.
     [key, apiKey],
   );

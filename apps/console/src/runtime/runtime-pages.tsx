@@ -2,6 +2,7 @@ import { Link, Route, Switch, useRoute } from 'wouter';
 import type { RuntimeTarget } from '../api/runtime';
 import { AssistantPage } from './assistant-page';
 import { AssistantsView } from './assistants-view';
+import { ChatPage } from './chat-page';
 import { RunPage } from './run-page';
 import { RuntimeProvider } from './runtime-context';
 import { ThreadPage } from './thread-page';
@@ -40,6 +41,15 @@ export function RuntimePages({
         <h1>{title}</h1>
         <Tabs />
         <Switch>
+          <Route path="/chat/:assistantId/:threadId?">
+            {(params) => (
+              <ChatPage
+                key={params.assistantId}
+                assistantId={params.assistantId}
+                threadId={params.threadId ?? null}
+              />
+            )}
+          </Route>
           <Route path="/assistants/:assistantId">
             {(params) => <AssistantPage assistantId={params.assistantId} />}
           </Route>

@@ -30,6 +30,11 @@ export function ThreadPage({ threadId }: { readonly threadId: string }) {
       <h2>
         Thread <code>{threadId}</code>
       </h2>
+      {runs.data?.[0] ? (
+        <p>
+          <Link href={`/chat/${runs.data[0].assistant_id}/${threadId}`}>Open as a chat</Link>
+        </p>
+      ) : null}
       <div className="columns">
         <section aria-labelledby="runs-title">
           <h3 id="runs-title">Runs</h3>
