@@ -270,6 +270,19 @@ suite('web console in a browser', () => {
     expect(await page.getByRole('list', { name: 'Messages' }).locator('li').count()).toBe(count);
   }, 120_000);
 
+  it("shows the assistant's graph beside the chat, the running node highlighted", async () => {
+    await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
+    await page.getByRole('link', { name: 'Chat with custom', exact: true }).click();
+    const graph = page.getByRole('img', { name: /^Graph: / });
+    await graph.locator('[data-node="count"]').waitFor();
+    await page.getByLabel('Message', { exact: true }).fill('{"steps": 20, "delay_ms": 200}');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await graph.locator('[data-node="count"][data-running="true"]').waitFor({ timeout: 30_000 });
+    await screenshot(page, ARTIFACTS, 'chat-graph-running');
+    await page.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
+    expect(await graph.locator('[data-running="true"]').count()).toBe(0);
+  }, 120_000);
+
   it('answers an interrupt from the chat', async () => {
     await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
     await page.getByRole('link', { name: 'Chat with interrupt', exact: true }).click();

@@ -1,5 +1,9 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { useStream } from '@langchain/react';
+import { useChannel, useStream } from '@langchain/react';
+import { useQuery } from '@tanstack/react-query';
+import { GraphView } from '../components/graph-view';
+import { QueryView } from '../components/states';
+import { runningNodes } from '../domain/graph-layout';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { shortJson } from '../domain/diff';
@@ -32,6 +36,18 @@ function parsedAnswer(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * What the box sends: a JSON object as the graph's input as it is (for a graph without messages,
+ * say `{"steps": 20}`), anything else as a human message.
+ */
+function inputOf(draft: string): Record<string, unknown> {
+  const parsed = draft.trim().startsWith('{') ? parsedAnswer(draft) : undefined;
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    return parsed as Record<string, unknown>;
+  }
+  return { messages: [{ type: 'human', content: draft }] };
 }
 
 const SPEAKERS: Readonly<Record<string, string>> = {
@@ -76,7 +92,11 @@ export function ChatPage({
   readonly assistantId: string;
   readonly threadId: string | null;
 }) {
-  const { connection } = useRuntime();
+  const { client, connection, key } = useRuntime();
+  const graph = useQuery({
+    queryKey: ['runtime', key, 'assistant', assistantId, 'graph'],
+    queryFn: () => client.assistants.getGraph(assistantId),
+  });
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState('');
   const [answer, setAnswer] = useState('');
@@ -90,6 +110,10 @@ export function ChatPage({
     threadId: openedOn,
     onThreadId: (created) => navigate(`/chat/${assistantId}/${created}`, { replace: true }),
   });
+  const tasks = useChannel(stream, ['tasks']);
+  const running = runningNodes(
+    tasks.map((event) => (event.params.data ?? {}) as { id?: unknown; name?: unknown }),
+  );
   const error = stream.error instanceof Error ? stream.error.message : undefined;
   const { interrupt } = stream;
   return (
@@ -103,11 +127,16 @@ export function ChatPage({
           <Link href={`/threads/${stream.threadId}`}>the thread, its state and runs</Link>
         ) : null}
       </div>
-      <ol className="chat-messages" aria-label="Messages">
-        {stream.messages.map((message, index) => (
-          <ChatMessage key={message.id ?? index} message={message} />
-        ))}
-      </ol>
+      <div className="chat-columns">
+        <ol className="chat-messages" aria-label="Messages">
+          {stream.messages.map((message, index) => (
+            <ChatMessage key={message.id ?? index} message={message} />
+          ))}
+        </ol>
+        <QueryView query={graph} what="the graph">
+          {(shape) => <GraphView graph={shape} running={stream.isLoading ? running : new Set()} />}
+        </QueryView>
+      </div>
       {interrupt ? (
         <form
           className="chat-interrupt"
@@ -135,12 +164,13 @@ export function ChatPage({
         onSubmit={(event) => {
           event.preventDefault();
           if (!draft.trim()) return;
-          void stream.submit({ messages: [{ type: 'human', content: draft }] });
+          void stream.submit(inputOf(draft));
           setDraft('');
         }}
       >
         <textarea
           aria-label="Message"
+          placeholder="A message, or the graph's input as a JSON object"
           value={draft}
           rows={2}
           onChange={(event) => setDraft(event.target.value)}
