@@ -279,8 +279,15 @@ suite('web console in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await graph.locator('[data-node="count"][data-running="true"]').waitFor({ timeout: 30_000 });
     await screenshot(page, ARTIFACTS, 'chat-graph-running');
+    // A reload mid-run rejoins the thread and follows the run to its end.
+    await page.waitForURL(/\/chat\/[^/]+\/[0-9a-f-]{36}$/);
+    await page.reload();
+    await page.getByTestId('chat-status').getByText('running').waitFor({ timeout: 30_000 });
     await page.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
     expect(await graph.locator('[data-running="true"]').count()).toBe(0);
+    const threadId = /([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '';
+    const state = await sdk().threads.getState<{ result?: string }>(threadId);
+    expect(state.values.result).toBe('The sum of 1..20 is 210.');
   }, 120_000);
 
   it('answers an interrupt from the chat', async () => {
@@ -428,6 +435,13 @@ suite('web console in a browser', () => {
       await narrow.getByRole('list', { name: 'Checkpoint timeline' }).waitFor();
       expect(await fitsWidth(narrow)).toBe(true);
       await screenshot(narrow, ARTIFACTS, 'thread-360');
+      const [agent] = await sdk().assistants.search({ graphId: 'agent', limit: 1 });
+      await narrow.goto(
+        `${proxy.url}/#/deployments/${deployment.id}/runtime/chat/${agent?.assistant_id ?? ''}`,
+      );
+      await narrow.getByRole('img', { name: /^Graph: / }).waitFor();
+      expect(await fitsWidth(narrow)).toBe(true);
+      await screenshot(narrow, ARTIFACTS, 'chat-360');
     } finally {
       await narrow.close();
     }
