@@ -268,6 +268,27 @@ suite('web console in a browser', () => {
       .nth(count - 1)
       .waitFor();
     expect(await page.getByRole('list', { name: 'Messages' }).locator('li').count()).toBe(count);
+
+    // Editing the question forks the thread from the checkpoint before it: a new branch.
+    await messages.locator('li[data-type="human"]').getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edited message').fill('What is the weather in Bergen?');
+    await page.getByRole('button', { name: 'Send as a new branch' }).click();
+    await messages
+      .locator('li[data-type="ai"]', { hasText: 'Bergen' })
+      .last()
+      .waitFor({ timeout: 60_000 });
+    await page.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
+    await screenshot(page, ARTIFACTS, 'chat-forked');
+    const threadId = /([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '';
+    type Chat = { messages: { content: unknown }[] };
+    const state = await sdk().threads.getState<Chat>(threadId);
+    expect(state.values.messages).toHaveLength(4);
+    expect(state.values.messages[0]?.content).toBe('What is the weather in Bergen?');
+    const history = await sdk().threads.getHistory<Chat>(threadId, { limit: 100 });
+    const oslo = history.filter(
+      (checkpoint) => checkpoint.values.messages[0]?.content === 'What is the weather in Oslo?',
+    );
+    expect(oslo.length).toBeGreaterThan(0);
   }, 120_000);
 
   it("shows the assistant's graph beside the chat, the running node highlighted", async () => {

@@ -57,7 +57,92 @@ const SPEAKERS: Readonly<Record<string, string>> = {
   system: 'System',
 };
 
-function ChatMessage({ message }: { readonly message: BaseMessage }) {
+/** A chat's thread and the way to start a run on it, for the messages' own actions. */
+interface ChatThread {
+  readonly threadId: string | null;
+  submit(input: Record<string, unknown>, options: { forkFrom: string }): Promise<void>;
+}
+
+/**
+ * The checkpoint before a message came: the parent of the oldest checkpoint whose messages hold
+ * it, read from the thread's history (newest first).
+ */
+async function checkpointBefore(
+  client: ReturnType<typeof useRuntime>['client'],
+  threadId: string,
+  messageId: string,
+): Promise<string | undefined> {
+  const history = await client.threads.getHistory<{ messages?: { id?: string }[] }>(threadId, {
+    limit: 1000,
+  });
+  const holding = history.filter((state) =>
+    (state.values.messages ?? []).some((message) => message.id === messageId),
+  );
+  return holding.at(-1)?.parent_checkpoint?.checkpoint_id ?? undefined;
+}
+
+/**
+ * A human message can be edited and sent again: the run starts from the checkpoint before it
+ * (`forkFrom`), a new branch of the thread's history; the old branch stays in it.
+ */
+function EditAndFork({
+  chat,
+  message,
+}: {
+  readonly chat: ChatThread;
+  readonly message: BaseMessage;
+}) {
+  const { client } = useRuntime();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { threadId } = chat;
+  if (threadId === null || message.id === undefined) return null;
+  const messageId = message.id;
+  if (editing === null) {
+    return (
+      <button type="button" className="link" onClick={() => setEditing(textOf(message))}>
+        Edit
+      </button>
+    );
+  }
+  const send = async (): Promise<void> => {
+    const parent = await checkpointBefore(client, threadId, messageId);
+    if (parent === undefined) {
+      setFailure("The checkpoint before this message is not in the thread's history.");
+      return;
+    }
+    setEditing(null);
+    await chat.submit({ messages: [{ type: 'human', content: editing }] }, { forkFrom: parent });
+  };
+  return (
+    <form
+      className="chat-edit"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send().catch((error: unknown) => setFailure(String(error)));
+      }}
+    >
+      <textarea
+        aria-label="Edited message"
+        value={editing}
+        onChange={(event) => setEditing(event.target.value)}
+      />
+      <button type="submit">Send as a new branch</button>
+      <button type="button" onClick={() => setEditing(null)}>
+        Cancel
+      </button>
+      {failure ? <p role="alert">{failure}</p> : null}
+    </form>
+  );
+}
+
+function ChatMessage({
+  message,
+  chat,
+}: {
+  readonly message: BaseMessage;
+  readonly chat: ChatThread;
+}) {
   const type = message.type;
   const calls = toolCallsOf(message);
   const text = textOf(message);
@@ -75,6 +160,7 @@ function ChatMessage({ message }: { readonly message: BaseMessage }) {
         </p>
       ))}
       {callId ? <p className="chat-tool-result">result of call {callId}</p> : null}
+      {type === 'human' ? <EditAndFork chat={chat} message={message} /> : null}
     </li>
   );
 }
@@ -130,7 +216,7 @@ export function ChatPage({
       <div className="chat-columns">
         <ol className="chat-messages" aria-label="Messages">
           {stream.messages.map((message, index) => (
-            <ChatMessage key={message.id ?? index} message={message} />
+            <ChatMessage key={message.id ?? index} message={message} chat={stream} />
           ))}
         </ol>
         <QueryView query={graph} what="the graph">
