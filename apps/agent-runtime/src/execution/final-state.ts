@@ -1,5 +1,4 @@
 import { isRecord } from '../common/records.js';
-import type { StateSnapshotLike } from '../threads/thread-state.resource.js';
 
 interface StreamedTask {
   readonly id: string;
@@ -9,6 +8,13 @@ interface StreamedTask {
 
 /** A root `checkpoints` payload: the checkpoint's values and the tasks it scheduled next. */
 interface StreamedCheckpoint {
+  readonly values: unknown;
+  readonly next: readonly string[];
+  readonly tasks: readonly StreamedTask[];
+}
+
+/** The state a run ended with: what `getState` gives of it that a thread keeps. */
+export interface StreamedState {
   readonly values: unknown;
   readonly next: readonly string[];
   readonly tasks: readonly StreamedTask[];
@@ -72,7 +78,7 @@ export class FinalStateTracker {
   }
 
   /** The run's final state, or undefined when only a read of the saved state can tell it. */
-  snapshot(): StateSnapshotLike | undefined {
+  snapshot(): StreamedState | undefined {
     const { checkpoint } = this;
     if (this.unknowable || checkpoint === undefined) return undefined;
     const scheduled = new Set(checkpoint.tasks.map((task) => task.id));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore } from '#libs/event-store';
-import { followAcrossRevisions, type FollowedLogItem } from '../logs/deployment-log-follower.js';
+import { followAcrossRevisions, type FollowedLogItem } from './deployment-log-follower.js';
 import { logPage, type LogPage } from '../logs/log-page.js';
 import type { LogPageQueryDto } from '../logs/log-page.dto.js';
 import type { LogType } from '../logs/revision-log.js';

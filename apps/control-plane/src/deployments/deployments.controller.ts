@@ -22,7 +22,7 @@ import { sendSse } from '#libs/http';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import { LOG_TYPES, type LogType } from '../logs/revision-log.js';
-import type { FollowedLogItem } from '../logs/deployment-log-follower.js';
+import type { FollowedLogItem } from './deployment-log-follower.js';
 import { DeploymentLogs } from './deployment-logs.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';

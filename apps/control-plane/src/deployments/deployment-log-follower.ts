@@ -1,10 +1,7 @@
 import type { EventStore } from '#libs/event-store';
-import {
-  deploymentStream,
-  type RevisionCreatedData,
-} from '../deployments/domain/deployment.events.js';
-import type { LogType } from './revision-log.js';
-import type { LogRecord, RevisionLogs } from './revision-logs.js';
+import { deploymentStream, type RevisionCreatedData } from './domain/deployment.events.js';
+import type { LogType } from '../logs/revision-log.js';
+import type { LogRecord, RevisionLogs } from '../logs/revision-logs.js';
 
 /** What following a deployment's logs sees: a line, or a new revision taking over. */
 export type FollowedLogItem =
