@@ -83,6 +83,7 @@ suite('web console in a browser', () => {
     firstRevision = patched.latest_revision_id ?? '';
     await page.getByRole('link', { name: 'console-shop' }).waitFor();
     await screenshot(page, ARTIFACTS, 'deployments');
+    expect(await fitsWidth(page)).toBe(true);
     await page.getByRole('link', { name: 'console-shop' }).click();
     const timeline = page.getByRole('list', { name: 'Revision timeline' });
     await timeline.getByText('Revision created').waitFor();
@@ -185,6 +186,29 @@ suite('web console in a browser', () => {
     await page.getByTestId('live-at-answer').getByText(firstRevision).waitFor();
   });
 
+  it('offers a revision whose build failed to be built again, and says what that does', async () => {
+    const answer = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+      source_config: { install_command: 'exit 3' },
+    });
+    const failed = answer.body.latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deployment.id, failed)).status).toBe('BUILD_FAILED');
+    const row = page.locator(`.revisions li[data-revision-id="${failed}"]`);
+    await row.getByRole('button', { name: 'Build again…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Build a revision again' });
+    await dialog.getByText(/is built again from its source \(its build failed\)/).waitFor();
+    await screenshot(page, ARTIFACTS, 'build-again-confirmation');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByRole('button', { name: 'Redeploy…' }).count()).toBe(0);
+    // The revision before it stays live; the install command is put back for what follows.
+    const current = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    expect(current.body.active_revision_id).toBe(firstRevision);
+    const mended = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
+      source_config: { install_command: 'npm install --no-audit' },
+    });
+    const next = mended.body.latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deployment.id, next)).status).toBe('DEPLOYED');
+  }, 240_000);
+
   it("reaches the deployment's runtime through the control plane, for its own tenant only", async () => {
     const assistants = await sdk().assistants.search({ graphId: 'agent' });
     expect(assistants.map((assistant) => assistant.graph_id)).toEqual(['agent']);
@@ -229,6 +253,7 @@ suite('web console in a browser', () => {
       'metadata.tier—gold',
     ]);
     await screenshot(page, ARTIFACTS, 'assistant-versions');
+    expect(await fitsWidth(page)).toBe(true);
     // Exact: the row's "Set latest" button holds the word too.
     await page.getByRole('row', { name: /^2 / }).getByText('latest', { exact: true }).waitFor();
     await page
@@ -300,6 +325,7 @@ suite('web console in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await graph.locator('[data-node="count"][data-running="true"]').waitFor({ timeout: 30_000 });
     await screenshot(page, ARTIFACTS, 'chat-graph-running');
+    expect(await fitsWidth(page)).toBe(true);
     // A reload mid-run rejoins the thread and follows the run to its end.
     await page.waitForURL(/\/chat\/[^/]+\/[0-9a-f-]{36}$/);
     await page.reload();
@@ -367,6 +393,7 @@ suite('web console in a browser', () => {
     expect(shown).toEqual(whole);
     expect(new Set(shown).size).toBe(shown.length);
     await screenshot(page, ARTIFACTS, 'stream-resumed');
+    expect(await fitsWidth(page)).toBe(true);
   }, 120_000);
 
   it('shows the thread: its state, its checkpoints as a timeline, its runs', async () => {
@@ -374,6 +401,7 @@ suite('web console in a browser', () => {
     await page.getByRole('list', { name: 'Checkpoint timeline' }).locator('li').first().waitFor();
     await page.getByLabel('Current values').getByText('The sum of 1..40 is 820.').waitFor();
     await screenshot(page, ARTIFACTS, 'thread');
+    expect(await fitsWidth(page)).toBe(true);
   });
 
   it('replays a finished run from any of its events', async () => {
