@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,6 +52,12 @@ async function application(parent: string, name: string): Promise<string> {
   );
   await writeFile(join(dir, 'graph.ts'), GRAPH.replace('NAME', name));
   return dir;
+}
+
+/** The pids of a process's children (from /proc). */
+async function childPids(pid: number): Promise<number[]> {
+  const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return text.trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
 function lastLine(output: string): string {
@@ -151,6 +157,28 @@ describe('berth dev starts where it can, and says what to do where it cannot', (
         `The application's dependencies are not installed (no package '@langchain/langgraph'): run npm install in ${dir}, then start again.`,
       );
       expect(output).not.toContain('restarting');
+    });
+
+    it('still restarts a runtime that dies after it was ready', async () => {
+      const apps = await mkdtemp(resolve('test/fixtures/dev-restart-'));
+      cleanups.push(() => rm(apps, { recursive: true, force: true }));
+      const dev = start(
+        CLI,
+        ['dev', await application(apps, 'app'), '--port', String(await freePort())],
+        devEnv(),
+      );
+      cleanups.push(() => stop(dev));
+      const url = await expectServing(dev);
+      const [runtimePid] = (await childPids(dev.child.pid ?? 0)).filter((pid) => pid > 0);
+      if (runtimePid === undefined) throw new Error('no runtime process under berth dev');
+      process.kill(runtimePid, 'SIGKILL');
+      const deadline = Date.now() + 60_000;
+      while (!dev.output().includes('runtime exited (SIGKILL); restarting it in 1 s')) {
+        if (Date.now() > deadline) throw new Error(`no restart said:\n${dev.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await waitForOk('the restarted runtime', dev.child, url, dev.output, 60_000);
+      expect(dev.child.exitCode).toBeNull();
     });
 
     it('a runtime that finds its port taken exits as one that cannot start, saying so', async () => {
