@@ -133,11 +133,11 @@ describe('a LangGraph.js application whose every graph fails to load', () => {
     await database.drop();
   });
 
-  it('refuses to start, printing the reasons', async () => {
+  it('refuses to start, printing the reasons and then what to do, as one that cannot start', async () => {
     await expect(
       startRuntime({ databaseUrl: database.url, graphConfig: BROKEN_ONLY }),
     ).rejects.toThrow(
-      /exited with 1 before it was ready:[\s\S]*no graph could be loaded[\s\S]*compat-app: the broken graph refuses to load/,
+      /exited with 78 before it was ready:[\s\S]*no graph could be loaded[\s\S]*compat-app: the broken graph refuses to load\nMend the graphs above in \S*broken-only\.json, then start again\./,
     );
   }, 90_000);
 });
