@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Client } from '@langchain/langgraph-sdk';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -187,10 +188,8 @@ suite('web console in a browser', () => {
   });
 
   it('offers a revision whose build failed to be built again, and says what that does', async () => {
-    const answer = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
-      source_config: { install_command: 'exit 3' },
-    });
-    const failed = answer.body.latest_revision_id ?? '';
+    const broken = gzipSync(Buffer.from('not a tar archive, only gzip around text'.repeat(20)));
+    const failed = (await patchSource(cp, deployment.id, broken)).latest_revision_id ?? '';
     expect((await waitForRevision(cp, deployment.id, failed)).status).toBe('BUILD_FAILED');
     const row = page.locator(`.revisions li[data-revision-id="${failed}"]`);
     await row.getByRole('button', { name: 'Build again…' }).click();
@@ -199,15 +198,10 @@ suite('web console in a browser', () => {
     await screenshot(page, ARTIFACTS, 'build-again-confirmation');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await row.getByRole('button', { name: 'Redeploy…' }).count()).toBe(0);
-    // The revision before it stays live; the install command is put back for what follows.
+    // The revision before it stays live.
     const current = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
     expect(current.body.active_revision_id).toBe(firstRevision);
-    const mended = await cp.api<Deployment>('PATCH', `/v2/deployments/${deployment.id}`, {
-      source_config: { install_command: 'npm install --no-audit' },
-    });
-    const next = mended.body.latest_revision_id ?? '';
-    expect((await waitForRevision(cp, deployment.id, next)).status).toBe('DEPLOYED');
-  }, 240_000);
+  }, 180_000);
 
   it("reaches the deployment's runtime through the control plane, for its own tenant only", async () => {
     const assistants = await sdk().assistants.search({ graphId: 'agent' });
