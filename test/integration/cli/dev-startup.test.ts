@@ -153,9 +153,14 @@ describe('berth dev starts where it can, and says what to do where it cannot', (
       const dev = start(CLI, ['dev', dir, '--port', String(await freePort())], devEnv());
       expect(await dev.exited).toBe(1);
       const output = dev.output();
-      expect(lastLine(output)).toContain(
-        `The application's dependencies are not installed (no package '@langchain/langgraph'): run npm install in ${dir}, then start again.`,
-      );
+      // Node 20 names the missing package; on Node 24 tsx's error names the graph file instead
+      // (an application outside any package), and the runtime then says the generic line.
+      const said = lastLine(output);
+      expect([
+        `[runtime] The application's dependencies are not installed (no package '@langchain/langgraph'): run npm install in ${dir}, then start again.`,
+        `[runtime] Mend the graphs above in ${dir}/langgraph.json, then start again.`,
+      ]).toContain(said);
+      if (process.versions.node.startsWith('20.')) expect(said).toContain('npm install in');
       expect(output).not.toContain('restarting');
     });
 
