@@ -35,3 +35,24 @@ export function foldEvents<State, Command, Event extends DomainEvent>(
 ): State {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
 }
+
+/** The decider of a list of commands, each decided on the state the ones before it left. */
+export function batchDecider<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+): Decider<State, readonly Command[], Event> {
+  const evolve = (state: State, event: Event): State => decider.evolve(state, event);
+  return {
+    initialState: decider.initialState,
+    evolve,
+    decide(commands, state) {
+      const events: Event[] = [];
+      let current = state;
+      for (const command of commands) {
+        const decided = decider.decide(command, current);
+        current = decided.reduce(evolve, current);
+        events.push(...decided);
+      }
+      return events;
+    },
+  };
+}

@@ -38,13 +38,15 @@ async function tellsOwnAppendsApart(store: PostgresEventStore): Promise<void> {
   await writer.load(deploymentId);
   const created = (await store.readStream(stream)).length;
 
-  await writer.command(deploymentId, {
-    kind: 'provisioned',
-    custom_url: 'http://127.0.0.1:8201',
-    port: 8201,
-    database: 'berth_deployment_x',
-    now: NOW,
-  });
+  await writer.record(deploymentId, [
+    {
+      kind: 'provisioned',
+      custom_url: 'http://127.0.0.1:8201',
+      port: 8201,
+      database: 'berth_deployment_x',
+      now: NOW,
+    },
+  ]);
   // The API deletes it meanwhile; the writer then reads that, as a reconcile would.
   await handleCommand(store, stream, deploymentDecider, {
     kind: 'delete',

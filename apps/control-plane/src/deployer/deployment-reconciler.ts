@@ -1,27 +1,27 @@
 import type pg from 'pg';
-import { dropDatabase, ensureDatabase } from '#libs/database';
 import type { EventStore } from '#libs/event-store';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { DEPLOYMENT_STREAM_PREFIX } from '../deployments/domain/deployment.events.js';
 import type { DeploymentState } from '../deployments/domain/deployment.state.js';
-import { isBuildable } from '../deployments/domain/deployment-rules.js';
+import {
+  nextDeploymentStep,
+  type DeploymentStep,
+} from '../deployments/domain/deployment-workflow.js';
+import type { ListenerCommand } from '../deployments/domain/deployment-listener.decide.js';
 import type { SecretVault } from '../secrets/secret-vault.js';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';
 import type { UploadStore } from '../uploads/upload-store.js';
+import { DeploymentProvisioner } from './deployment-provisioner.js';
 import { DeploymentRuntimes } from './deployment-runtimes.js';
-import { DeploymentWriter, nextRequested, pendingRevisions } from './deployment-writer.js';
-import { portIsFree } from './free-port.js';
+import { DeploymentWriter } from './deployment-writer.js';
 import { RevisionRollout } from './revision-rollout.js';
+import { RuntimeLauncher } from './runtime-launcher.js';
 import type { SourceBuilder } from './source-builder.js';
 
 const LEADER_LOCK = 0x6265_7274; // 'bert'
 const RETRY_MS = 2_000;
-
-/** Each deployment's own database on the control plane's server. */
-export const deploymentDatabaseName = (deploymentId: string): string =>
-  `berth_deployment_${deploymentId.replace(/-/g, '')}`;
 
 export interface DeploymentReconcilerDeps {
   readonly config: ControlPlaneConfig;
@@ -42,36 +42,46 @@ export interface DeploymentReconcilerDeps {
 }
 
 /**
- * The reconcile loop, doing the built-in local listener's work. It follows the log and brings each deployment to what its events ask
- * for: a database and a port, then each requested revision rolled out (revision-rollout.ts), and
- * at the end its tear-down. Everything it does is an event, so a restart resumes from the log.
- * One control plane at a time holds the leader lock and does this work.
+ * The reconcile loop, doing the built-in local listener's work. It follows the log and, for each
+ * deployment, asks deployment-workflow.ts for the next step, takes it, and records its outcome,
+ * until the answer is to rest: a database and a port, then each requested revision rolled out
+ * (revision-rollout.ts), and at the end its tear-down. Everything it does is an event, so a
+ * restart resumes from the log. One control plane at a time holds the leader lock.
  */
 export class DeploymentReconciler {
   private readonly runtimes = new DeploymentRuntimes();
   private readonly writer: DeploymentWriter;
+  private readonly provisioner: DeploymentProvisioner;
   private readonly rollout: RevisionRollout;
   /** The rollout in progress per deployment. */
   private readonly rollouts = new Map<string, Promise<void>>();
   private readonly queue = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly abort = new AbortController();
-  private provisioning: Promise<unknown> = Promise.resolve();
-  private readonly assignedPorts = new Set<number>();
   private leader: pg.PoolClient | undefined;
   private following: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly deps: DeploymentReconcilerDeps) {
+    const { tree, quota } = deps.builder;
+    const runtimes = this.runtimes;
     this.writer = new DeploymentWriter(deps.store);
-    this.rollout = new RevisionRollout({
+    this.provisioner = new DeploymentProvisioner({ ...deps, tree, runtimes });
+    const launcher = new RuntimeLauncher({
       ...deps,
-      writer: this.writer,
-      runtimes: this.runtimes,
-      signal: this.abort.signal,
+      tree,
+      quota,
+      runtimes,
       onRuntimeExit: (deploymentId) => {
         this.schedule(deploymentId);
       },
+    });
+    this.rollout = new RevisionRollout({
+      ...deps,
+      tree,
+      launcher,
+      writer: this.writer,
+      signal: this.abort.signal,
     });
   }
 
@@ -161,83 +171,66 @@ export class DeploymentReconciler {
     this.queue.set(deploymentId, run());
   }
 
+  /** Takes the deployment's next steps until the workflow says to rest. */
   private async reconcile(deploymentId: string): Promise<void> {
-    let state = await this.writer.load(deploymentId);
-    if (!state.exists || state.deleted || !isBuildable(state.source)) return;
-    if (state.status === 'AWAITING_DELETE') {
-      await this.tearDown(deploymentId, state.port, state.tenant_id ?? 'unknown');
-      return;
+    const taken = new Set<DeploymentStep['kind']>();
+    for (;;) {
+      const state = await this.writer.load(deploymentId);
+      const step = nextDeploymentStep(state, await this.factsOf(state, taken));
+      if (step.kind === 'rest') return;
+      taken.add(step.kind);
+      await this.writer.record(deploymentId, await this.take(step, state));
     }
-    if (state.status === 'AWAITING_DATABASE') state = await this.provision(deploymentId);
-    if (state.port !== null) {
-      await this.runtimes.ensureProxy(deploymentId, state.port, this.deps.config.host);
-    }
-    if (this.rollouts.has(deploymentId)) return;
-    const next = nextRequested(state);
-    for (const revision of pendingRevisions(state)) {
-      if (revision === next) continue;
-      const superseded = `superseded by revision ${next?.revision_id ?? ''}`;
-      await this.writer.setStatus(deploymentId, revision.revision_id, 'SKIPPED', superseded);
-    }
-    // The live revision serves again (after a restart, or a crash) before anything is rebuilt.
-    await this.rollout.restartActive(state, deploymentId);
-    if (!next) return;
-    const rolling = this.rollout
-      .roll(state, deploymentId, next)
-      .catch(this.deps.onError)
-      .finally(() => {
-        this.rollouts.delete(deploymentId);
-        this.schedule(deploymentId);
-      });
-    this.rollouts.set(deploymentId, rolling);
   }
 
-  private async provision(deploymentId: string): Promise<DeploymentState> {
-    const database = deploymentDatabaseName(deploymentId);
-    await ensureDatabase(this.deps.serverUrl, database);
-    // One at a time: deployments provisioned together must not be given the same port.
-    const provisioned = this.provisioning.then(async () => {
-      const port = await this.allocatePort(deploymentId);
-      this.assignedPorts.add(port);
-      return this.writer.command(deploymentId, {
-        kind: 'provisioned',
-        custom_url: `http://${this.deps.config.host}:${port}`,
-        port,
-        database,
-        now: new Date().toISOString(),
-      });
-    });
-    this.provisioning = provisioned.catch(() => undefined);
-    return provisioned;
+  private async factsOf(state: DeploymentState, taken: ReadonlySet<DeploymentStep['kind']>) {
+    const deploymentId = state.deployment_id ?? '';
+    const activeId = state.active_revision_id;
+    return {
+      rolling: this.rollouts.has(deploymentId),
+      portOpen: this.runtimes.hasProxy(deploymentId),
+      activeServing: !!this.runtimes.activeOf(deploymentId)?.running,
+      activeBuilt: !!activeId && (await this.deps.builder.tree.isBuilt(deploymentId, activeId)),
+      taken,
+      now: new Date().toISOString(),
+    };
   }
 
-  private async allocatePort(deploymentId: string): Promise<number> {
-    const { rows } = await this.deps.pool.query<{ port: number }>(
-      `select (state->>'port')::int as port from deployments
-        where state->>'port' is not null and deployment_id <> $1`,
-      [deploymentId],
-    );
-    // The read model may not show the ports given a moment ago yet: this process remembers them.
-    const taken = new Set([...rows.map((row) => row.port), ...this.assignedPorts]);
-    const { min, max } = this.deps.config.deploymentPorts;
-    for (let port = min; port <= max; port += 1) {
-      if (taken.has(port)) continue;
-      if (await portIsFree(port, this.deps.config.host)) return port;
+  /** Takes one step; returns what it leads the listener to record. */
+  private async take(
+    step: DeploymentStep,
+    state: DeploymentState,
+  ): Promise<readonly ListenerCommand[]> {
+    const deploymentId = state.deployment_id ?? '';
+    const now = new Date().toISOString();
+    switch (step.kind) {
+      case 'rest':
+        return [];
+      case 'tear_down':
+        await this.rollouts.get(deploymentId);
+        return this.provisioner.tearDown(state, now);
+      case 'provision':
+        return this.provisioner.provision(deploymentId, now);
+      case 'open_port':
+        await this.runtimes.ensureProxy(deploymentId, step.port, this.deps.config.host);
+        return [];
+      case 'skip_superseded':
+        return step.commands;
+      case 'restart_active':
+        // The live revision serves again (after a restart, or a crash) before anything is rebuilt.
+        await this.rollout.restartActive(state, step.revision);
+        return [];
+      case 'roll_out': {
+        const rolling = this.rollout
+          .roll(state, step.revision)
+          .catch(this.deps.onError)
+          .finally(() => {
+            this.rollouts.delete(deploymentId);
+            this.schedule(deploymentId);
+          });
+        this.rollouts.set(deploymentId, rolling);
+        return [];
+      }
     }
-    throw new Error(`No free port left in BERTH_DEPLOYMENT_PORTS (${min}-${max})`);
-  }
-
-  private async tearDown(deploymentId: string, port: number | null, tenant: string): Promise<void> {
-    await this.rollouts.get(deploymentId);
-    await this.runtimes.remove(deploymentId);
-    if (port !== null) this.assignedPorts.delete(port);
-    // By its name, not the recorded one: a delete may come between its creation and the record.
-    await dropDatabase(this.deps.serverUrl, deploymentDatabaseName(deploymentId));
-    const identity = await this.deps.sandbox.identityOf(deploymentId, tenant);
-    await this.deps.builder.tree.remove(deploymentId, identity);
-    await this.deps.sandbox.forget(deploymentId);
-    await this.deps.uploads.removeDeployment(deploymentId);
-    await this.deps.vault.forget(deploymentId);
-    await this.writer.command(deploymentId, { kind: 'torn_down', now: new Date().toISOString() });
   }
 }

@@ -28,6 +28,10 @@ export class DeploymentRuntimes {
     this.proxies.set(deploymentId, proxy);
   }
 
+  hasProxy(deploymentId: string): boolean {
+    return this.proxies.has(deploymentId);
+  }
+
   activeOf(deploymentId: string): RuntimeProcess | undefined {
     return this.active.get(deploymentId);
   }

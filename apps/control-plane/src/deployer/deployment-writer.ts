@@ -1,17 +1,15 @@
+import { batchDecider } from '#libs/domain';
 import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
-import type { DeploymentCommand } from '../deployments/domain/deployment.commands.js';
+import type { ListenerCommand } from '../deployments/domain/deployment-listener.decide.js';
 import { deploymentDecider } from '../deployments/domain/deployment.decider.js';
 import { deploymentStream } from '../deployments/domain/deployment.events.js';
-import {
-  TERMINAL_REVISION_STATUSES,
-  type DeploymentState,
-  type RevisionState,
-} from '../deployments/domain/deployment.state.js';
+import type { DeploymentState } from '../deployments/domain/deployment.state.js';
 import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
 
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
 /** Positions written here and not yet seen come back: past this many, they are forgotten. */
 const MAX_UNSEEN_WRITES = 10_000;
+const stepOutcomes = batchDecider(deploymentDecider);
 
 /** How the reconciler reads a deployment and records what it did, as the local listener. */
 export class DeploymentWriter {
@@ -38,48 +36,21 @@ export class DeploymentWriter {
     return this.unseenWrites.delete(`${deploymentId}@${position}`);
   }
 
-  async command(deploymentId: string, command: DeploymentCommand): Promise<DeploymentState> {
-    const { state, events, appended } = await handleCommand(
+  /** Records one step's outcome: its commands decided in order, their events appended at once. */
+  async record(deploymentId: string, commands: readonly ListenerCommand[]): Promise<void> {
+    if (commands.length === 0) return;
+    const { events, appended } = await handleCommand(
       this.store,
       deploymentStream(deploymentId),
-      deploymentDecider,
-      command,
+      stepOutcomes,
+      commands,
       ACTOR,
       this.folds,
     );
-    if (appended) {
-      if (this.unseenWrites.size > MAX_UNSEEN_WRITES) this.unseenWrites.clear();
-      for (let back = 0; back < events.length; back += 1) {
-        this.unseenWrites.add(`${deploymentId}@${appended.streamPosition - back}`);
-      }
+    if (!appended) return;
+    if (this.unseenWrites.size > MAX_UNSEEN_WRITES) this.unseenWrites.clear();
+    for (let back = 0; back < events.length; back += 1) {
+      this.unseenWrites.add(`${deploymentId}@${appended.streamPosition - back}`);
     }
-    return state;
   }
-
-  setStatus(
-    deploymentId: string,
-    revisionId: string,
-    status: RevisionState['status'],
-    message: string | null = null,
-  ): Promise<DeploymentState> {
-    return this.command(deploymentId, {
-      kind: 'revision_status',
-      revision_id: revisionId,
-      status,
-      message,
-      now: new Date().toISOString(),
-    });
-  }
-}
-
-/** Revisions waiting for work, the latest request last. */
-export function pendingRevisions(state: DeploymentState): RevisionState[] {
-  return state.revisions
-    .filter((revision) => !TERMINAL_REVISION_STATUSES.has(revision.status))
-    .sort((a, b) => a.requested_at_position - b.requested_at_position);
-}
-
-/** The revision to work on: the one requested last. */
-export function nextRequested(state: DeploymentState): RevisionState | undefined {
-  return pendingRevisions(state).at(-1);
 }

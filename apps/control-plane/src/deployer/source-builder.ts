@@ -21,21 +21,26 @@ import { DeploymentTree, exists } from './deployment-tree.js';
 import type { DiskQuota } from './disk-quota.js';
 import { planInstall } from './install-plan.js';
 import { sha256OfFile } from '../uploads/upload-store.js';
+import type { RevisionWorkspace } from './revision-workspace.js';
 
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
 const BUILD_TIMEOUT_MS = 15 * 60 * 1000;
 const CLONE_TIMEOUT_MS = 5 * 60 * 1000;
 
-export type BuildSpec = {
-  readonly revisionId: string;
+/** Where a revision's source comes from, and the commands that build it. */
+export type BuildSource = {
   readonly tarball: string | undefined;
   /** What the tarball's SHA-256 must be; null for revisions recorded before checksums were kept. */
   readonly tarballSha256: string | null;
   readonly repoUrl: string | null;
   readonly repoRef: string | null;
-  readonly graphConfigPath: string;
   readonly installCommand: string | null;
   readonly buildCommand: string | null;
+};
+
+type BuildSpec = BuildSource & {
+  readonly revisionId: string;
+  readonly graphConfigPath: string;
   /** Installed dependencies are shared only within this scope (a tenant). */
   readonly cacheScope: string;
   /** The OS user and group the commands run as; undefined where privileges cannot be dropped. */
@@ -99,31 +104,41 @@ export class SourceBuilder {
 
   /** Builds the revision; its commands are stopped when the deployment's tree outgrows its quota. */
   async build(
-    deploymentId: string,
-    spec: BuildSpec,
-    log: Log,
+    workspace: RevisionWorkspace,
+    source: BuildSource,
     signal: AbortSignal,
   ): Promise<BuildResult> {
+    const { deploymentId, log } = workspace;
+    const spec: BuildSpec = {
+      ...source,
+      revisionId: workspace.revision.revision_id,
+      graphConfigPath: workspace.graphConfigPath,
+      cacheScope: workspace.tenant,
+      identity: workspace.identity,
+    };
+    const logLine = (line: string): void => {
+      log.write('build', line);
+    };
     const overQuota = new AbortController();
-    const stopWatching = this.quota.watch(this.tree.deploymentDir(deploymentId), (error) => {
+    const stopWatching = this.quota.watch(workspace.dirs.deployment, (error) => {
       overQuota.abort(error);
     });
     try {
       const built = await this.buildWithin(
         deploymentId,
         spec,
-        log,
+        logLine,
         AbortSignal.any([signal, overQuota.signal]),
       );
       if (built.ok) {
-        await this.quota.check(this.tree.deploymentDir(deploymentId));
+        await this.quota.check(workspace.dirs.deployment);
         await this.tree.markBuilt(deploymentId, spec.revisionId);
         return built;
       }
-      await this.discard(deploymentId, spec, log);
+      await this.discard(workspace, logLine);
       return built;
     } catch (error) {
-      await this.discard(deploymentId, spec, log);
+      await this.discard(workspace, logLine);
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     } finally {
       stopWatching();
@@ -131,9 +146,8 @@ export class SourceBuilder {
   }
 
   /** A failed build keeps nothing on disk (its log says what happened). */
-  private async discard(deploymentId: string, spec: BuildSpec, log: Log): Promise<void> {
-    const dir = this.tree.revisionDir(deploymentId, spec.revisionId);
-    await removeTenantTree(dir, spec.identity).catch((error: unknown) => {
+  private async discard(workspace: RevisionWorkspace, log: Log): Promise<void> {
+    await removeTenantTree(workspace.dirs.revision, workspace.identity).catch((error: unknown) => {
       log(`The failed build's files could not all be removed: ${String(error)}`);
     });
   }

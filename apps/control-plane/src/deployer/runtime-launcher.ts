@@ -1,0 +1,112 @@
+import type { ControlPlaneConfig } from '../control-plane.config.js';
+import { runtimeConnectionsOf } from '../isolation/connection-budget.js';
+import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
+import type { TenantDirectory } from '../tenancy/tenant-directory.js';
+import type { TracingTokens } from '../tracing/tracing.service.js';
+import type { DeploymentRuntimes } from './deployment-runtimes.js';
+import type { DeploymentTree } from './deployment-tree.js';
+import type { DiskQuota } from './disk-quota.js';
+import { ephemeralPort } from './free-port.js';
+import type { RevisionWorkspace } from './revision-workspace.js';
+import { RUNTIME_COMMAND, type RuntimeProcess } from './runtime-process.js';
+
+export type LauncherDeps = {
+  readonly config: ControlPlaneConfig;
+  readonly tree: DeploymentTree;
+  readonly quota: DiskQuota;
+  readonly tenants: TenantDirectory;
+  readonly sandbox: TenantSandbox;
+  readonly tracing: TracingTokens;
+  readonly runtimes: DeploymentRuntimes;
+  /** Called when a serving runtime dies, so that the deployment is looked at again. */
+  readonly onRuntimeExit: (deploymentId: string) => void;
+  readonly onInfo: (message: string) => void;
+};
+
+/** Starts a revision's runtime beside the serving one, and switches the deployment to it. */
+export class RuntimeLauncher {
+  constructor(private readonly deps: LauncherDeps) {}
+
+  /** A spare runtime, given the revision's application, database, port, keys and secrets. */
+  async launch(workspace: RevisionWorkspace): Promise<RuntimeProcess> {
+    const { tree, quota, sandbox, runtimes } = this.deps;
+    const { deploymentId, revision, identity, tenant, log } = workspace;
+    const port = await ephemeralPort('127.0.0.1');
+    const env = await this.environmentOf(workspace, port);
+    log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
+    this.deps.onInfo(
+      `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on 127.0.0.1:${port}`,
+    );
+    await tree.prepare(deploymentId, identity, tenant);
+    await quota.check(workspace.dirs.deployment);
+    const target = { deploymentId, revisionId: revision.revision_id, tenant };
+    const jailed =
+      sandbox.jailer && identity
+        ? await sandbox.jailer.jail(
+            tree.jailRequest('runtime', { ...target, identity }, workspace.dirs.source),
+            RUNTIME_COMMAND,
+          )
+        : undefined;
+    const runtime = runtimes.start(jailed);
+    runtime.assign({
+      revisionId: revision.revision_id,
+      port,
+      env,
+      identity,
+      onLine: (line) => {
+        log.write('deploy', line);
+      },
+    });
+    return runtime;
+  }
+
+  /**
+   * Sends the deployment's connections to the process; returns the one it replaces. The runtime is
+   * stopped when the deployment outgrows its disk quota, and looked at again when it dies.
+   */
+  serve(workspace: RevisionWorkspace, process: RuntimeProcess): RuntimeProcess | undefined {
+    const { deploymentId, log } = workspace;
+    const stopWatching = this.deps.quota.watch(workspace.dirs.deployment, (error) => {
+      log.write('deploy', `Stopping the runtime: ${error.message}`);
+      void process.stop();
+    });
+    void process.exited.then(stopWatching);
+    return this.deps.runtimes.serve(deploymentId, process, async () => {
+      const outOfMemory = await process.outOfMemory();
+      if (outOfMemory) log.write('deploy', outOfMemory);
+      log.write('deploy', `The runtime ${process.describeExit()}; starting it again`);
+      await log.flush();
+      this.deps.onRuntimeExit(deploymentId);
+    });
+  }
+
+  private async environmentOf(
+    workspace: RevisionWorkspace,
+    port: number,
+  ): Promise<Record<string, string>> {
+    const { config, tree, tenants, tracing, sandbox } = this.deps;
+    const { deployment, revision, deploymentId } = workspace;
+    const projectId = deployment.tracing_project_id ?? '';
+    const env: Record<string, string> = {};
+    for (const secret of workspace.secrets) env[secret.name] = secret.value;
+    return Object.assign(env, {
+      DATABASE_URL: await sandbox.databaseUrlOf(deploymentId, deployment.database ?? ''),
+      HOME: workspace.dirs.home,
+      BERTH_DATA_DIR: workspace.dirs.revision,
+      BERTH_GRAPH_CONFIG: tree.graphConfigFile(
+        deploymentId,
+        revision.revision_id,
+        workspace.graphConfigPath,
+      ),
+      BERTH_RUNTIME_PORT: String(port),
+      BERTH_HOST: '127.0.0.1',
+      BERTH_API_KEY_SHA256: tenants.keyDigestsOf(workspace.deployment.tenant_id ?? '').join(','),
+      BERTH_TRACING_ENDPOINT: `http://127.0.0.1:${config.port}/v1/tracing-projects/${projectId}/runs`,
+      BERTH_TRACING_TOKEN: tracing.tokenOf(projectId),
+      // Its pools fit in half its role's limit: a rollout runs two runtimes side by side.
+      BERTH_DATABASE_CONNECTIONS: String(
+        runtimeConnectionsOf(config.limits.deploymentDbConnections),
+      ),
+    });
+  }
+}
