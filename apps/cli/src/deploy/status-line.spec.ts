@@ -1,5 +1,4 @@
 import { errorDetail } from './deploy-client.js';
-import { parseSseBlock } from './sse.js';
 import { StatusLine, describeStatus, formatStatusLine } from './status-line.js';
 
 describe('StatusLine', () => {
@@ -44,16 +43,5 @@ describe('errorDetail', () => {
       ),
     ).toBe('body.name: required; bad');
     expect(errorDetail('Bad Gateway\n<html>')).toBe('Bad Gateway');
-  });
-});
-
-describe('parseSseBlock', () => {
-  it('reads event, id and data; skips comments', () => {
-    expect(parseSseBlock('id: 7\nevent: log\ndata: {"a":1}')).toEqual({
-      id: '7',
-      event: 'log',
-      data: '{"a":1}',
-    });
-    expect(parseSseBlock(': heartbeat')).toBeUndefined();
   });
 });
