@@ -1,6 +1,9 @@
 // Lint step: no import cycles between the folders of an app or a lib (apps/<app>/src/<folder>,
-// libs/<lib>/src/<folder>). Files at an src root (main, modules, config) are the composition root
-// and may import any folder; specs and testing/ helpers are left out. Prints each cycle with the
+// libs/<lib>/src/<folder>), nor between libs (`#libs/<lib>` imports); and the layers' direction:
+// domain code (a `domain/` folder, deciders, a decider's decide/evolve files, workflows) loads no
+// framework, libs never import apps, and only a module or the composition root imports a
+// controller. Files at an src root (main, modules, config) are the composition root and may
+// import any folder; specs and testing/ helpers are left out. Prints each finding with the
 // imports that make it, and exits 1 when there is one.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -24,6 +27,38 @@ function folderOf(file) {
   return parts.length > 4 ? parts.slice(0, 4).join('/') : undefined;
 }
 
+/** `libs/<lib>` for a `#libs/<lib>` import, or for a file of that lib. */
+function libOf(specifierOrFile) {
+  const match = /^#libs\/([^/]+)/.exec(specifierOrFile);
+  if (match) return `libs/${match[1]}`;
+  const parts = relative(root, specifierOrFile).split(sep);
+  return parts[0] === 'libs' ? `libs/${parts[1]}` : undefined;
+}
+
+const FRAMEWORKS = /^(@nestjs\/|typeorm$|pg$|fastify$|@fastify\/|express$)/;
+const isDomainCode = (file) =>
+  file.split(sep).includes('domain') ||
+  /\.(decider|decide|evolve)\.ts$|[-.]workflow\.ts$/.test(file);
+const isController = (file) => /\.controller\.ts$/.test(file);
+const mayImportControllers = (file) => /\.module\.ts$/.test(file) || folderOf(file) === undefined;
+
+const layerFindings = [];
+function checkLayers(file, specifier, target) {
+  const at = relative(root, file);
+  if (isDomainCode(file) && FRAMEWORKS.test(specifier)) {
+    layerFindings.push(`domain code loads a framework: ${at} -> ${specifier}`);
+  }
+  if (at.startsWith('libs/') && target && relative(root, target).startsWith('apps/')) {
+    layerFindings.push(`a lib imports an app: ${at} -> ${relative(root, target)}`);
+  }
+  if (target && isController(target) && !isController(file) && !mayImportControllers(file)) {
+    layerFindings.push(`a feature imports a controller: ${at} -> ${relative(root, target)}`);
+  }
+  if (target && isController(target) && isController(file)) {
+    layerFindings.push(`a controller imports a controller: ${at} -> ${relative(root, target)}`);
+  }
+}
+
 function resolveImport(from, specifier) {
   if (!specifier.startsWith('.')) return undefined;
   const base = resolve(dirname(from), specifier).replace(/\.js$/, '');
@@ -31,18 +66,27 @@ function resolveImport(from, specifier) {
 }
 
 const edges = new Map();
+function addEdge(from, to, reason) {
+  const reasons = edges.get(from)?.get(to) ?? [];
+  reasons.push(reason);
+  edges.set(from, (edges.get(from) ?? new Map()).set(to, reasons));
+}
+
 for (const top of ['apps', 'libs']) {
   for (const file of sourceFiles(join(root, top)).filter((path) => !isTestOnly(path))) {
     const from = folderOf(file);
-    if (!from) continue;
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     for (const { fileName } of importedFiles) {
       const target = resolveImport(file, fileName);
+      checkLayers(file, fileName, target);
+      const fromLib = libOf(file);
+      const toLib = fileName.startsWith('#libs/') ? libOf(fileName) : undefined;
+      if (fromLib && toLib && fromLib !== toLib) {
+        addEdge(fromLib, toLib, `${relative(root, file)} -> ${fileName}`);
+      }
       const to = target && folderOf(target);
-      if (!to || to === from) continue;
-      const reasons = edges.get(from)?.get(to) ?? [];
-      reasons.push(`${relative(root, file)} -> ${relative(root, target)}`);
-      edges.set(from, (edges.get(from) ?? new Map()).set(to, reasons));
+      if (!from || !to || to === from) continue;
+      addEdge(from, to, `${relative(root, file)} -> ${relative(root, target)}`);
     }
   }
 }
@@ -82,12 +126,13 @@ function cycles() {
 
 const found = cycles();
 for (const component of found) {
-  console.error(`folder cycle: ${component.join(' <-> ')}`);
+  console.error(`import cycle: ${component.join(' <-> ')}`);
   for (const from of component) {
     for (const [to, reasons] of edges.get(from) ?? []) {
       if (component.includes(to)) console.error(`  ${reasons.join('\n  ')}`);
     }
   }
 }
-if (found.length > 0) process.exit(1);
-console.log('no folder cycles');
+for (const finding of layerFindings) console.error(finding);
+if (found.length > 0 || layerFindings.length > 0) process.exit(1);
+console.log('no folder cycles; the layers import one way');

@@ -20,6 +20,7 @@ import { CronsController } from './crons/crons.controller.js';
 import { OwnedResources } from './common/owned-resources.js';
 import { CronsService } from './crons/crons.service.js';
 import { CronRemoval } from './crons/cron-removal.js';
+import { CronCommands } from './crons/cron-commands.js';
 import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
 import { StoreController } from './store/store.controller.js';
 import { ProtocolController } from './protocol/protocol.controller.js';
@@ -104,6 +105,7 @@ export class RuntimeModule {
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
         CronsService,
+        CronCommands,
         CronRemoval,
         { provide: OwnedResources, useExisting: CronRemoval },
         { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },

@@ -1,11 +1,17 @@
 import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { PersistenceModule } from '#libs/persistence';
 import { CONTROL_PLANE_CONFIG, PG_POOL, PLATFORM_RESOURCES } from './control-plane.tokens.js';
 import { DeploymentHistory } from './deployments/read-model/deployment-history.js';
 import { DeploymentStatusPageController } from './deployments/deployment-status-page.controller.js';
 import { DeploymentsController } from './deployments/deployments.controller.js';
-import { DeploymentsService } from './deployments/deployments.service.js';
+import { CreateDeploymentHandler } from './deployments/create-deployment/create-deployment.handler.js';
+import { DeleteDeploymentHandler } from './deployments/delete-deployment/delete-deployment.handler.js';
+import { DeploymentCommands, NameClaims } from './deployments/deployment-commands.js';
+import { IssueUploadHandler } from './deployments/issue-upload/issue-upload.handler.js';
+import { PatchDeploymentHandler } from './deployments/patch-deployment/patch-deployment.handler.js';
+import { RedeployRevisionHandler } from './deployments/redeploy-revision/redeploy-revision.handler.js';
 import { DeploymentQueries } from './deployments/deployment-queries.service.js';
 import { DeploymentQuota } from './deployments/deployment-quota.service.js';
 import { DeploymentLogs } from './deployments/deployment-logs.service.js';
@@ -31,6 +37,7 @@ export class ControlPlaneModule {
     return {
       module: ControlPlaneModule,
       imports: [
+        CqrsModule.forRoot(),
         PersistenceModule.forRoot(resources),
         ...(log ? [DeployerModule.forRoot(resources, log)] : []),
       ],
@@ -55,7 +62,13 @@ export class ControlPlaneModule {
         GitHostIntegrations,
         GitPushService,
         ListenerDirectory,
-        DeploymentsService,
+        DeploymentCommands,
+        NameClaims,
+        CreateDeploymentHandler,
+        PatchDeploymentHandler,
+        DeleteDeploymentHandler,
+        RedeployRevisionHandler,
+        IssueUploadHandler,
         DeploymentQueries,
         DeploymentQuota,
         DeploymentHistory,

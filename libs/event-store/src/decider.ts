@@ -68,23 +68,32 @@ export function foldCacheOf<State, Command, Event extends DomainEvent>(
   );
 }
 
+/** One command for one stream, with how its events are stored. */
+export interface CommandRequest<State, Command, Event extends DomainEvent> {
+  readonly store: EventStore;
+  readonly streamId: string;
+  readonly decider: Decider<State, Command, Event>;
+  readonly command: Command;
+  /** Stored with every event the command appends (who caused it, for an audit trail). */
+  readonly metadata?: JsonObject;
+  /** Folds kept between commands; without one, the command keeps its own. */
+  readonly cache?: FoldedStreamCache<State>;
+  /** How the decided events are appended: `store.append` unless the command writes more with them. */
+  readonly append?: Appender;
+}
+
 /**
  * Reads the stream (with a kept cache, only what is new to it; with an optimistic one, nothing
- * until an append finds another writer), folds it, decides and appends at the position it read. A concurrent writer makes the append fail; the command is then decided again
- * on the new state, after a short random pause, up to MAX_ATTEMPTS times; then the conflict
- * reaches the caller (409).
+ * until an append finds another writer), folds it, decides and appends at the position it read.
+ * A concurrent writer makes the append fail; the command is then decided again on the new state,
+ * after a short random pause, up to MAX_ATTEMPTS times; then the conflict reaches the caller (409).
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-  command: Command,
-  /** Stored with every event the command appends (who caused it, for an audit trail). */
-  metadata?: JsonObject,
-  cache?: FoldedStreamCache<State>,
-  /** How the decided events are appended: `store.append` unless the command writes more with them. */
-  append: Appender = (stream, events, options) => store.append(stream, events, options),
+  request: CommandRequest<State, Command, Event>,
 ): Promise<CommandOutcome<State, Event>> {
+  const { store, streamId, decider, command, metadata, cache } = request;
+  const append: Appender =
+    request.append ?? ((stream, events, options) => store.append(stream, events, options));
   // Without a kept cache, one for this command: a retry then reads only what the winner wrote.
   const folds = cache ?? foldCacheOf(decider, 1);
   for (let attempt = 1; ; attempt += 1) {

@@ -32,6 +32,12 @@ export {
   handleCommand,
   type Appender,
   type CommandOutcome,
+  type CommandRequest,
 } from './decider.js';
+export {
+  AggregateCommands,
+  type AggregateOptions,
+  type CommandContext,
+} from './aggregate-commands.js';
 export type { Decider, DomainEvent } from '#libs/domain';
 export { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';

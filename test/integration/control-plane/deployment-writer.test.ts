@@ -28,12 +28,12 @@ describe("the reconciler's deployment writer", () => {
 async function tellsOwnAppendsApart(store: PostgresEventStore): Promise<void> {
   const deploymentId = randomUUID();
   const stream = deploymentStream(deploymentId);
-  await handleCommand(
+  await handleCommand({
     store,
-    stream,
-    deploymentDecider,
-    createInternal({ deployment_id: deploymentId }),
-  );
+    streamId: stream,
+    decider: deploymentDecider,
+    command: createInternal({ deployment_id: deploymentId }),
+  });
   const writer = new DeploymentWriter(store);
   await writer.load(deploymentId);
   const created = (await store.readStream(stream)).length;
@@ -48,11 +48,11 @@ async function tellsOwnAppendsApart(store: PostgresEventStore): Promise<void> {
     },
   ]);
   // The API deletes it meanwhile; the writer then reads that, as a reconcile would.
-  await handleCommand(store, stream, deploymentDecider, {
-    kind: 'delete',
-    deployment_id: deploymentId,
-    tenant_id: TENANT_ID,
-    now: NOW,
+  await handleCommand({
+    store,
+    streamId: stream,
+    decider: deploymentDecider,
+    command: { kind: 'delete', deployment_id: deploymentId, tenant_id: TENANT_ID, now: NOW },
   });
   const state = await writer.load(deploymentId);
   expect(state.status).toBe('AWAITING_DELETE');

@@ -44,7 +44,13 @@ describe('handleCommand on the PostgreSQL event store', () => {
     const writers = 24;
     const outcomes = await Promise.all(
       Array.from({ length: writers }, (_, writer) =>
-        handleCommand(store, stream, counter, { add: 1, writer }, { writer }),
+        handleCommand({
+          store,
+          streamId: stream,
+          decider: counter,
+          command: { add: 1, writer },
+          metadata: { writer },
+        }),
       ),
     );
     const stored = await store.readStream(stream);
@@ -62,7 +68,12 @@ describe('handleCommand on the PostgreSQL event store', () => {
     const stream = `counter-${randomUUID()}`;
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, writer) =>
-        handleCommand(store, stream, counter, { add: 1, writer, limit: 3 }),
+        handleCommand({
+          store,
+          streamId: stream,
+          decider: counter,
+          command: { add: 1, writer, limit: 3 },
+        }),
       ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
@@ -76,7 +87,12 @@ describe('handleCommand on the PostgreSQL event store', () => {
 
   it('appends nothing when the decision is no event', async () => {
     const stream = `counter-${randomUUID()}`;
-    const outcome = await handleCommand(store, stream, counter, { add: 0, writer: 0 });
+    const outcome = await handleCommand({
+      store,
+      streamId: stream,
+      decider: counter,
+      command: { add: 0, writer: 0 },
+    });
     expect(outcome).toMatchObject({ events: [], appended: undefined, state: { total: 0 } });
     expect(await store.readStream(stream)).toEqual([]);
   });
@@ -103,25 +119,41 @@ describe('handleCommand on the PostgreSQL event store', () => {
       const { spy, read } = counting(stream);
       const cache = foldCacheOf(counter);
       for (let writer = 0; writer < 20; writer += 1) {
-        await handleCommand(spy, stream, counter, { add: 1, writer }, undefined, cache);
+        await handleCommand({
+          store: spy,
+          streamId: stream,
+          decider: counter,
+          command: { add: 1, writer },
+          cache: cache,
+        });
       }
       // Another process appends past what the cache folded; the next command catches up.
-      await handleCommand(store, stream, counter, { add: 5, writer: 99 });
+      await handleCommand({
+        store,
+        streamId: stream,
+        decider: counter,
+        command: { add: 5, writer: 99 },
+      });
       read.events = 0;
 
-      const outcome = await handleCommand(
-        spy,
-        stream,
-        counter,
-        { add: 1, writer: 100, limit: 26 },
-        undefined,
-        cache,
-      );
+      const outcome = await handleCommand({
+        store: spy,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 100, limit: 26 },
+        cache: cache,
+      });
 
       expect(outcome.state.total).toBe(26);
       expect(read.events).toBe(2);
       await expect(
-        handleCommand(spy, stream, counter, { add: 1, writer: 101, limit: 26 }, undefined, cache),
+        handleCommand({
+          store: spy,
+          streamId: stream,
+          decider: counter,
+          command: { add: 1, writer: 101, limit: 26 },
+          cache: cache,
+        }),
       ).rejects.toMatchObject({ code: 'conflict' });
     });
 
@@ -129,22 +161,38 @@ describe('handleCommand on the PostgreSQL event store', () => {
       const stream = `optimistic-${randomUUID()}`;
       const { spy, read } = counting(stream);
       const cache = foldCacheOf(counter, 10, true);
-      await handleCommand(spy, stream, counter, { add: 1, writer: 0 }, undefined, cache);
+      await handleCommand({
+        store: spy,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 0 },
+        cache: cache,
+      });
       read.events = 0;
       for (let writer = 1; writer < 10; writer += 1) {
-        await handleCommand(spy, stream, counter, { add: 1, writer }, undefined, cache);
+        await handleCommand({
+          store: spy,
+          streamId: stream,
+          decider: counter,
+          command: { add: 1, writer },
+          cache: cache,
+        });
       }
       expect(read.events).toBe(0);
 
-      await handleCommand(store, stream, counter, { add: 5, writer: 99 });
-      const outcome = await handleCommand(
-        spy,
-        stream,
-        counter,
-        { add: 1, writer: 100, limit: 16 },
-        undefined,
-        cache,
-      );
+      await handleCommand({
+        store,
+        streamId: stream,
+        decider: counter,
+        command: { add: 5, writer: 99 },
+      });
+      const outcome = await handleCommand({
+        store: spy,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 100, limit: 16 },
+        cache: cache,
+      });
 
       expect(outcome.state.total).toBe(16);
       expect(read.events).toBeGreaterThan(0);
@@ -158,21 +206,31 @@ describe('handleCommand on the PostgreSQL event store', () => {
       const { spy, read } = counting(fresh);
       const cache = foldCacheOf(counter, 10, true);
       cache.begin(fresh);
-      await handleCommand(spy, fresh, counter, { add: 1, writer: 0 }, undefined, cache);
+      await handleCommand({
+        store: spy,
+        streamId: fresh,
+        decider: counter,
+        command: { add: 1, writer: 0 },
+        cache: cache,
+      });
       expect(read.queries).toBe(0);
 
       const taken = `begun-${randomUUID()}`;
       const other = counting(taken);
-      await handleCommand(store, taken, counter, { add: 5, writer: 99 });
+      await handleCommand({
+        store,
+        streamId: taken,
+        decider: counter,
+        command: { add: 5, writer: 99 },
+      });
       cache.begin(taken);
-      const outcome = await handleCommand(
-        other.spy,
-        taken,
-        counter,
-        { add: 1, writer: 1 },
-        undefined,
-        cache,
-      );
+      const outcome = await handleCommand({
+        store: other.spy,
+        streamId: taken,
+        decider: counter,
+        command: { add: 1, writer: 1 },
+        cache: cache,
+      });
       expect(outcome.state.total).toBe(6);
       expect(other.read.queries).toBeGreaterThan(0);
       expect((await store.readStream(taken)).map((event) => event.data.writer)).toEqual([99, 1]);
@@ -182,21 +240,41 @@ describe('handleCommand on the PostgreSQL event store', () => {
       const stream = `cached-${randomUUID()}`;
       const cache = foldCacheOf(counter);
       for (let writer = 0; writer < 3; writer += 1) {
-        await handleCommand(store, stream, counter, { add: 10, writer }, undefined, cache);
+        await handleCommand({
+          store,
+          streamId: stream,
+          decider: counter,
+          command: { add: 10, writer },
+          cache: cache,
+        });
       }
       await store.deleteStream(stream);
-      await handleCommand(store, stream, counter, { add: 1, writer: 7 });
-      await handleCommand(store, stream, counter, { add: 1, writer: 8 });
-      await handleCommand(store, stream, counter, { add: 1, writer: 9 });
-
-      const outcome = await handleCommand(
+      await handleCommand({
         store,
-        stream,
-        counter,
-        { add: 1, writer: 10 },
-        undefined,
-        cache,
-      );
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 7 },
+      });
+      await handleCommand({
+        store,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 8 },
+      });
+      await handleCommand({
+        store,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 9 },
+      });
+
+      const outcome = await handleCommand({
+        store,
+        streamId: stream,
+        decider: counter,
+        command: { add: 1, writer: 10 },
+        cache: cache,
+      });
 
       expect(outcome.state.total).toBe(4);
     });

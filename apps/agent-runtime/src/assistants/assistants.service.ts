@@ -3,7 +3,7 @@ import { ThreadsService } from '../threads/threads.service.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { EventStore, foldStream, handleCommand, type JsonObject } from '#libs/event-store';
+import { AggregateCommands, EventStore, foldStream, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/domain';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { selectFields } from '../common/select-fields.js';
@@ -17,7 +17,7 @@ import {
   type AssistantState,
 } from './assistant.decider.js';
 import { AssistantEntity, type AssistantRow } from './assistant.entity.js';
-import { assistantStream } from './assistant.events.js';
+import { assistantStream, type AssistantEvent } from './assistant.events.js';
 import {
   assistantResource,
   assistantVersionResource,
@@ -38,6 +38,12 @@ export interface ResolvedAssistant {
 
 @Injectable()
 export class AssistantsService {
+  private readonly assistantCommands: AggregateCommands<
+    AssistantState,
+    AssistantCommand,
+    AssistantEvent
+  >;
+
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -45,7 +51,13 @@ export class AssistantsService {
     @Inject(GraphCatalog) private readonly graphs: GraphCatalog,
     @Inject(OwnedResources) private readonly owned: OwnedResources,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
-  ) {}
+  ) {
+    this.assistantCommands = new AggregateCommands({
+      store,
+      decider: assistantDecider,
+      streamOf: assistantStream,
+    });
+  }
 
   /** Deletes the assistant and what it owns (its crons), and if asked the threads made through it. */
   async remove(assistantId: string, now: string, withThreads: boolean): Promise<void> {
@@ -186,13 +198,7 @@ export class AssistantsService {
   }
 
   private async execute(assistantId: string, command: AssistantCommand): Promise<AssistantState> {
-    const outcome = await handleCommand(
-      this.store,
-      assistantStream(assistantId),
-      assistantDecider,
-      command,
-    );
-    return outcome.state;
+    return (await this.assistantCommands.handle(assistantId, command)).state;
   }
 
   private async row(assistantId: string): Promise<AssistantRow> {

@@ -1,30 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '#libs/domain';
-import { EventStore, handleCommand } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
 import type { OwnedResources, ResourceOwner } from '../common/owned-resources.js';
 import { isUuid } from '../common/uuid5.js';
-import { cronDecider } from './cron.decider.js';
+import { CronCommands } from './cron-commands.js';
 import { CronEntity } from './cron.entity.js';
-import { cronStream } from './cron.events.js';
 
 /** Deletes crons: one by its id, or all of a deleted assistant's or thread's. */
 @Injectable()
 export class CronRemoval implements OwnedResources {
   constructor(
-    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(CronCommands) private readonly crons: CronCommands,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
   ) {}
 
   async delete(cronId: string, now: string): Promise<void> {
     if (!isUuid(cronId)) throw notFound('Cron not found');
-    await handleCommand(this.store, cronStream(cronId), cronDecider, {
-      kind: 'delete',
-      cronId,
-      now,
-    });
+    await this.crons.handle(cronId, { kind: 'delete', cronId, now });
   }
 
   /** A cron deleted meanwhile (by a request, or its own end) is not an error here. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore, handleCommand, uuidv7, type JsonObject } from '#libs/event-store';
+import { uuidv7, type JsonObject } from '#libs/event-store';
 import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
 import { AssistantsService } from '../assistants/assistants.service.js';
@@ -10,10 +10,11 @@ import { cronCaller } from '../auth/run-caller.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
-import { cronDecider, type CronCommand } from './cron.decider.js';
+import type { CronCommand } from './cron.decider.js';
+import { CronCommands } from './cron-commands.js';
 import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
-import { cronStream, type CronCreatedData, type CronSettings } from './cron.events.js';
+import type { CronCreatedData, CronSettings } from './cron.events.js';
 import { cronResource, type Cron } from './cron.resource.js';
 import { CronSchedule } from './cron-schedule.js';
 import {
@@ -35,7 +36,7 @@ export class CronsService {
   private readonly logger = new Logger('crons');
 
   constructor(
-    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(CronCommands) private readonly crons: CronCommands,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
@@ -71,10 +72,7 @@ export class CronsService {
       user_id: userId,
       created_at: now,
     };
-    const { events } = await handleCommand(this.store, cronStream(cronId), cronDecider, {
-      kind: 'create',
-      cron,
-    });
+    const { events } = await this.crons.handle(cronId, { kind: 'create', cron });
     const [created] = events;
     const row = created && evolveCronRow(undefined, created);
     if (!row) throw new Error('CronCreated was not decided');
@@ -171,7 +169,7 @@ export class CronsService {
     }
     if (!tick) return false;
     const { runId, threadId } = tickIdentity(cron.cron_id, tick);
-    const { events } = await handleCommand(this.store, cronStream(cron.cron_id), cronDecider, {
+    const { events } = await this.crons.handle(cron.cron_id, {
       kind: 'fire',
       tick,
       runId,
@@ -245,7 +243,7 @@ export class CronsService {
 
   private async execute(cronId: string, command: CronCommand): Promise<void> {
     if (!isUuid(cronId)) throw notFound('Cron not found');
-    await handleCommand(this.store, cronStream(cronId), cronDecider, command);
+    await this.crons.handle(cronId, command);
   }
 }
 

@@ -2,9 +2,9 @@ import { OwnedResources } from '../common/owned-resources.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import {
+  AggregateCommands,
   EventStore,
   foldCacheOf,
-  handleCommand,
   uuidv7,
   type Appender,
   type JsonObject,
@@ -26,12 +26,12 @@ import type { ReadUnderLock } from '../run-records/run-queue.js';
 import {
   threadStream,
   type ThreadCopiedData,
+  type ThreadEvent,
   type ThreadStateUpdatedData,
 } from './thread.events.js';
 import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
 
-/** What a thread's state writes need of its row. */
 /** What state reads and writes need of a thread: its graph (in `metadata`) and its config. */
 export type ThreadKey = Pick<ThreadRow, 'thread_id' | 'metadata' | 'config'>;
 
@@ -47,6 +47,7 @@ export class ThreadsService {
    * with ThreadDeleted or ThreadExpired, and a new thread of that id continues the stream).
    */
   private readonly folds = foldCacheOf(threadDecider, undefined, true);
+  private readonly threadCommands: AggregateCommands<ThreadState, ThreadCommand, ThreadEvent>;
 
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
@@ -54,7 +55,14 @@ export class ThreadsService {
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
     @Inject(DEFAULT_THREAD_TTL_MINUTES) private readonly defaultTtlMinutes: number | null,
     @Inject(OwnedResources) private readonly owned: OwnedResources,
-  ) {}
+  ) {
+    this.threadCommands = new AggregateCommands({
+      store,
+      decider: threadDecider,
+      streamOf: threadStream,
+      folds: this.folds,
+    });
+  }
 
   /** Deletes the thread and what it owns (its crons). */
   async remove(threadId: string, now: string): Promise<void> {
@@ -283,14 +291,6 @@ export class ThreadsService {
     append?: Appender,
   ): Promise<{ state: ThreadState; events: unknown[] }> {
     if (!isUuid(threadId)) throw notFound(`Thread ${threadId} not found`);
-    return handleCommand(
-      this.store,
-      threadStream(threadId),
-      threadDecider,
-      command,
-      undefined,
-      this.folds,
-      append,
-    );
+    return this.threadCommands.handle(threadId, command, { append });
   }
 }

@@ -1,5 +1,5 @@
 import { batchDecider } from '#libs/domain';
-import { EventStore, foldCacheOf, handleCommand, type JsonObject } from '#libs/event-store';
+import { AggregateCommands, EventStore, foldCacheOf, type JsonObject } from '#libs/event-store';
 import type { ListenerCommand } from '../deployments/domain/deployment-listener.decide.js';
 import { deploymentDecider } from '../deployments/domain/deployment.decider.js';
 import { deploymentStream } from '../deployments/domain/deployment.events.js';
@@ -9,7 +9,6 @@ import { LOCAL_LISTENER_ID } from '../listeners/listener-directory.js';
 const ACTOR: JsonObject = { actor: { kind: 'listener', listener_id: LOCAL_LISTENER_ID } };
 /** Positions written here and not yet seen come back: past this many, they are forgotten. */
 const MAX_UNSEEN_WRITES = 10_000;
-const stepOutcomes = batchDecider(deploymentDecider);
 
 /** How the reconciler reads a deployment and records what it did, as the local listener. */
 export class DeploymentWriter {
@@ -20,8 +19,17 @@ export class DeploymentWriter {
   private readonly folds = foldCacheOf(deploymentDecider, 1_000, true);
   /** `<deployment id>@<stream position>` of each event appended here, until the log returns it. */
   private readonly unseenWrites = new Set<string>();
+  /** A step's outcome: its commands decided in order, their events appended at once. */
+  private readonly outcomes;
 
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: EventStore) {
+    this.outcomes = new AggregateCommands({
+      store,
+      decider: batchDecider(deploymentDecider),
+      streamOf: deploymentStream,
+      folds: this.folds,
+    });
+  }
 
   async load(deploymentId: string): Promise<DeploymentState> {
     return (await this.folds.load(this.store, deploymentStream(deploymentId))).state;
@@ -39,14 +47,9 @@ export class DeploymentWriter {
   /** Records one step's outcome: its commands decided in order, their events appended at once. */
   async record(deploymentId: string, commands: readonly ListenerCommand[]): Promise<void> {
     if (commands.length === 0) return;
-    const { events, appended } = await handleCommand(
-      this.store,
-      deploymentStream(deploymentId),
-      stepOutcomes,
-      commands,
-      ACTOR,
-      this.folds,
-    );
+    const { events, appended } = await this.outcomes.handle(deploymentId, commands, {
+      metadata: ACTOR,
+    });
     if (!appended) return;
     if (this.unseenWrites.size > MAX_UNSEEN_WRITES) this.unseenWrites.clear();
     for (let back = 0; back < events.length; back += 1) {

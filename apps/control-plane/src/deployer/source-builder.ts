@@ -3,7 +3,6 @@ import { lstat, mkdir, rename, stat, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractArchive } from '#libs/source-archive';
-import { EXTRA_CERTIFICATES } from '../isolation/extra-certificates.js';
 import { isLocalGitSource, REMOTE_GIT_PROTOCOLS } from '../isolation/git-source-policy.js';
 import type { Jailer } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
@@ -16,6 +15,7 @@ import {
   writePlatformFile,
 } from '../isolation/tenant-tree.js';
 import type { CommandRegistry } from './command-registry.js';
+import { buildEnvironment } from './build-environment.js';
 import { runCommand, type CommandOptions } from './command-runner.js';
 import { DeploymentTree, exists } from './deployment-tree.js';
 import type { DiskQuota } from './disk-quota.js';
@@ -61,20 +61,6 @@ type BuildCommands = {
     extra?: { env?: Record<string, string>; readable?: readonly string[]; onLine?: Log },
   ) => ReturnType<typeof runCommand>;
 };
-
-/**
- * What build commands see of the environment: enough to run and to reach the package registry as
- * the machine does, nothing of the platform's; their npm cache is in the deployment's home.
- */
-function buildEnvironment(home: string): Record<string, string> {
-  const env: Record<string, string> = { CI: 'true', NODE_ENV: 'development', HOME: home };
-  for (const name of ['PATH', 'LANG', 'TZ', 'npm_config_registry', EXTRA_CERTIFICATES]) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  env.npm_config_cache = join(home, '.npm');
-  return env;
-}
 
 /**
  * Turns a revision's source (an uploaded tarball or a git ref) into a directory the runtime can

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Inject } from '@nestjs/common';
 import { EventStore } from '#libs/event-store';
 import { followAcrossRevisions, type FollowedLogItem } from './deployment-log-follower.js';
 import { logPage, type LogPage } from '../logs/log-page.js';
@@ -31,9 +31,9 @@ export interface FollowedLogs {
 @Injectable()
 export class DeploymentLogs {
   constructor(
-    private readonly deployments: DeploymentQueries,
-    private readonly logs: RevisionLogs,
-    private readonly store: EventStore,
+    @Inject(DeploymentQueries) private readonly deployments: DeploymentQueries,
+    @Inject(RevisionLogs) private readonly logs: RevisionLogs,
+    @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
   async read(

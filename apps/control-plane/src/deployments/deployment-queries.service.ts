@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Inject } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { notFound } from '#libs/domain';
 import { ValidationFailedError } from '#libs/http';
@@ -27,8 +27,8 @@ export class DeploymentQueries {
   private readonly rows: Repository<DeploymentRow>;
 
   constructor(
-    dataSource: DataSource,
-    private readonly freshness: ReadModelFreshness,
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
   ) {
     this.rows = dataSource.getRepository(DeploymentEntity);
   }

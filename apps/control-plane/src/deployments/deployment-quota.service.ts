@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore, handleCommand, type JsonObject } from '#libs/event-store';
+import { AggregateCommands, EventStore, type JsonObject } from '#libs/event-store';
 import { CONTROL_PLANE_CONFIG } from '../control-plane.tokens.js';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import {
@@ -15,11 +15,19 @@ import {
  */
 @Injectable()
 export class DeploymentQuota {
+  private readonly quotas;
+
   constructor(
-    private readonly store: EventStore,
-    private readonly dataSource: DataSource,
+    @Inject(EventStore) store: EventStore,
+    @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
-  ) {}
+  ) {
+    this.quotas = new AggregateCommands({
+      store,
+      decider: deploymentQuotaDecider,
+      streamOf: deploymentQuotaStream,
+    });
+  }
 
   async take(tenantId: string, deploymentId: string, metadata: JsonObject): Promise<void> {
     // Deployments made before the quota was kept are in the read model only.
@@ -27,27 +35,20 @@ export class DeploymentQuota {
       'select deployment_id from deployments where tenant_id = $1',
       [tenantId],
     );
-    await handleCommand(
-      this.store,
-      deploymentQuotaStream(tenantId),
-      deploymentQuotaDecider,
-      {
-        kind: 'take',
-        deployment_id: deploymentId,
-        max: this.config.limits.tenantMaxDeployments,
-        listed: listed.map((row) => row.deployment_id),
-      },
-      metadata,
-    );
+    const take = {
+      kind: 'take',
+      deployment_id: deploymentId,
+      max: this.config.limits.tenantMaxDeployments,
+      listed: listed.map((row) => row.deployment_id),
+    } as const;
+    await this.quotas.handle(tenantId, take, { metadata });
   }
 
   async release(tenantId: string, deploymentId: string, metadata: JsonObject): Promise<void> {
-    await handleCommand(
-      this.store,
-      deploymentQuotaStream(tenantId),
-      deploymentQuotaDecider,
+    await this.quotas.handle(
+      tenantId,
       { kind: 'release', deployment_id: deploymentId },
-      metadata,
+      { metadata },
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Redirects } from '#libs/http';
-import { Controller, Get, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Req, Res, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '#libs/domain';
 import { DeploymentQueries } from './deployment-queries.service.js';
@@ -19,7 +19,7 @@ export function consolePageOf(deploymentId: string): string {
  */
 @Controller('o/:tenant_id/host/deployments')
 export class DeploymentStatusPageController {
-  constructor(private readonly deployments: DeploymentQueries) {}
+  constructor(@Inject(DeploymentQueries) private readonly deployments: DeploymentQueries) {}
 
   @Redirects()
   @Get(':deployment_id')

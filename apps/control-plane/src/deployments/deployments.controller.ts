@@ -28,14 +28,16 @@ import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import type { IssuedUpload } from '../uploads/upload-store.js';
 import { DeploymentHistory, type HistoryEntry } from './read-model/deployment-history.js';
-import {
-  CreateDeploymentDto,
-  ListDeploymentsQueryDto,
-  ListRevisionsQueryDto,
-  PatchDeploymentDto,
-} from './deployments.dto.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { ListDeploymentsQueryDto, ListRevisionsQueryDto } from './deployments.dto.js';
+import { CreateDeployment } from './create-deployment/create-deployment.command.js';
+import { CreateDeploymentDto } from './create-deployment/create-deployment.dto.js';
+import { DeleteDeployment } from './delete-deployment/delete-deployment.command.js';
+import { IssueUpload } from './issue-upload/issue-upload.command.js';
+import { PatchDeployment } from './patch-deployment/patch-deployment.command.js';
+import { PatchDeploymentDto } from './patch-deployment/patch-deployment.dto.js';
+import { RedeployRevision } from './redeploy-revision/redeploy-revision.command.js';
 import type { DeploymentResource, RevisionResource } from './read-model/deployment.resource.js';
-import { DeploymentsService } from './deployments.service.js';
 import { DeploymentQueries, type Page } from './deployment-queries.service.js';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 import { MisplacedFieldsInterceptor } from './misplaced-fields.js';
@@ -60,10 +62,10 @@ export function baseUrlOf(request: FastifyRequest, configured: string | undefine
 @Controller()
 export class DeploymentsController {
   constructor(
-    private readonly deployments: DeploymentsService,
-    private readonly queries: DeploymentQueries,
-    private readonly history: DeploymentHistory,
-    private readonly logs: DeploymentLogs,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(DeploymentQueries) private readonly queries: DeploymentQueries,
+    @Inject(DeploymentHistory) private readonly history: DeploymentHistory,
+    @Inject(DeploymentLogs) private readonly logs: DeploymentLogs,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
@@ -75,7 +77,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateDeploymentDto,
   ): Promise<DeploymentResource> {
-    return this.deployments.create(caller, body);
+    return this.commands.execute(new CreateDeployment(caller, body));
   }
 
   @Returns('DeploymentPage')
@@ -104,7 +106,7 @@ export class DeploymentsController {
     @Param('deployment_id', id) deploymentId: string,
     @Body() body: PatchDeploymentDto,
   ): Promise<DeploymentResource> {
-    return this.deployments.patch(caller, deploymentId, body);
+    return this.commands.execute(new PatchDeployment(caller, deploymentId, body));
   }
 
   @ReturnsNothing()
@@ -114,7 +116,7 @@ export class DeploymentsController {
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
   ): Promise<void> {
-    await this.deployments.remove(caller, deploymentId);
+    await this.commands.execute(new DeleteDeployment(caller, deploymentId));
   }
 
   @Returns('DeploymentHistory')
@@ -154,7 +156,7 @@ export class DeploymentsController {
     @Param('deployment_id', id) deploymentId: string,
     @Param('revision_id', id) revisionId: string,
   ): Promise<RevisionResource> {
-    return this.deployments.redeploy(caller, deploymentId, revisionId);
+    return this.commands.execute(new RedeployRevision(caller, deploymentId, revisionId));
   }
 
   @ReturnsOrStreams('RevisionLogs')
@@ -189,10 +191,8 @@ export class DeploymentsController {
     @Param('deployment_id', id) deploymentId: string,
     @Req() request: FastifyRequest,
   ): Promise<IssuedUpload> {
-    return this.deployments.issueUpload(
-      caller,
-      deploymentId,
-      baseUrlOf(request, this.config.publicUrl),
+    return this.commands.execute(
+      new IssueUpload(caller, deploymentId, baseUrlOf(request, this.config.publicUrl)),
     );
   }
 

@@ -13,17 +13,16 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
-  DEPLOYMENT_SOURCES,
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_TYPES,
-  type DeploymentSource,
   type DeploymentStatus,
   type DeploymentType,
 } from './domain/deployment.types.js';
 import { MAX_PAGE_OFFSET, OptionalInteger } from '#libs/http';
 import { ResourceSpecDto } from './resource-spec.dto.js';
 
-const NAME = /^[^\p{Cc}]+$/u;
+/** A deployment name: any text without control characters. */
+export const NAME = /^[^\p{Cc}]+$/u;
 
 export class ListenerConfigDto {
   @IsOptional()
@@ -134,7 +133,7 @@ export class SecretReferenceDto {
 }
 
 /** The configuration both a create and a PATCH carry. */
-class DeploymentConfigurationDto {
+export class DeploymentConfigurationDto {
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -158,32 +157,6 @@ class DeploymentConfigurationDto {
   @ValidateNested({ each: true })
   @Type(() => SecretReferenceDto)
   secret_references?: SecretReferenceDto[] | null;
-}
-
-export class CreateDeploymentDto extends DeploymentConfigurationDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(128)
-  @Matches(NAME, { message: 'name must not contain control characters' })
-  name!: string;
-
-  @IsIn(DEPLOYMENT_SOURCES)
-  source!: DeploymentSource;
-}
-
-export class PatchDeploymentDto extends DeploymentConfigurationDto {
-  /** Immutable: named here so that a change is refused with a 400 instead of ignored. */
-  @IsOptional()
-  @IsString()
-  name?: string | null;
-
-  @IsOptional()
-  @IsIn(DEPLOYMENT_SOURCES)
-  source?: DeploymentSource | null;
-
-  @IsOptional()
-  @IsIn(DEPLOYMENT_SOURCES.filter((source) => source !== 'external_container'))
-  revision_source?: DeploymentSource | null;
 }
 
 export class PageQueryDto {

@@ -4,10 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { ValidationFailedError, type ValidationIssue } from '#libs/http';
 import { FIELD_ALIASES } from '../product-aliases/product-aliases.js';
+import { CreateDeploymentDto } from './create-deployment/create-deployment.dto.js';
+import { PatchDeploymentDto } from './patch-deployment/patch-deployment.dto.js';
 import {
-  CreateDeploymentDto,
   ListenerConfigDto,
-  PatchDeploymentDto,
   SecretDto,
   SecretReferenceDto,
   SourceConfigDto,

@@ -1,5 +1,5 @@
 import { Returns } from '#libs/http';
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Inject } from '@nestjs/common';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import type { LogPage } from '../logs/log-page.js';
@@ -11,7 +11,7 @@ const id = new ParseUUIDPipe();
 /** The log routes the official deploy CLI reads: pages of the same streams as `/v2/.../logs`. */
 @Controller('v1/projects/:deployment_id')
 export class ProjectLogsController {
-  constructor(private readonly logs: DeploymentLogs) {}
+  constructor(@Inject(DeploymentLogs) private readonly logs: DeploymentLogs) {}
 
   @Returns('LogPage')
   @Post('revisions/:revision_id/build_logs')

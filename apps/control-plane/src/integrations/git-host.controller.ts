@@ -51,8 +51,8 @@ export function gitHostInstallDetail(allowLocalSources: boolean): string {
 @Controller('v1/integrations/git_host')
 export class GitHostController {
   constructor(
-    private readonly integrations: GitHostIntegrations,
-    private readonly pushes: GitPushService,
+    @Inject(GitHostIntegrations) private readonly integrations: GitHostIntegrations,
+    @Inject(GitPushService) private readonly pushes: GitPushService,
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 

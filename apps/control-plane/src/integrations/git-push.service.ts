@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { DataSource, type Repository } from 'typeorm';
 import { notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
@@ -6,7 +7,7 @@ import {
   DeploymentEntity,
   type DeploymentRow,
 } from '../deployments/read-model/deployment.entity.js';
-import { DeploymentsService } from '../deployments/deployments.service.js';
+import { PatchDeployment } from '../deployments/patch-deployment/patch-deployment.command.js';
 import { GitHostIntegrations } from '../tenancy/git-host-integrations.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 
@@ -21,10 +22,10 @@ export class GitPushService {
   private readonly rows: Repository<DeploymentRow>;
 
   constructor(
-    private readonly integrations: GitHostIntegrations,
-    private readonly deployments: DeploymentsService,
-    private readonly freshness: ReadModelFreshness,
-    dataSource: DataSource,
+    @Inject(GitHostIntegrations) private readonly integrations: GitHostIntegrations,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(DataSource) dataSource: DataSource,
   ) {
     this.rows = dataSource.getRepository(DeploymentEntity);
   }
@@ -46,12 +47,14 @@ export class GitPushService {
     });
     const revisions: PushedRevision[] = [];
     for (const { deployment_id } of followers) {
-      const updated = await this.deployments.patch(
-        caller,
-        deployment_id,
-        { source_revision_config: { repo_ref: branch } },
-        { kind: 'git_host', integration_id: integrationId },
-        'push',
+      const updated = await this.commands.execute(
+        new PatchDeployment(
+          caller,
+          deployment_id,
+          { source_revision_config: { repo_ref: branch } },
+          { kind: 'git_host', integration_id: integrationId },
+          'push',
+        ),
       );
       revisions.push({ deployment_id, revision_id: updated.latest_revision_id });
     }

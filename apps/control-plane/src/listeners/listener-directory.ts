@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Inject } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
@@ -45,9 +45,9 @@ export class ListenerDirectory {
   private readonly rows: Repository<ListenerRow>;
 
   constructor(
-    private readonly store: EventStore,
-    dataSource: DataSource,
-    private readonly freshness: ReadModelFreshness,
+    @Inject(EventStore) private readonly store: EventStore,
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
   ) {
     this.rows = dataSource.getRepository(ListenerEntity);
   }

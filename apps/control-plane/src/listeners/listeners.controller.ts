@@ -1,5 +1,5 @@
 import { Returns } from '#libs/http';
-import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseInterceptors, Inject } from '@nestjs/common';
 import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { JsonObject } from '#libs/event-store';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
@@ -23,7 +23,7 @@ export class RegisterListenerDto {
 
 @Controller('v2/listeners')
 export class ListenersController {
-  constructor(private readonly listeners: ListenerDirectory) {}
+  constructor(@Inject(ListenerDirectory) private readonly listeners: ListenerDirectory) {}
 
   @Returns('ListenerPage')
   @Get()

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Inject } from '@nestjs/common';
 import { EventStore, type RecordedEvent } from '#libs/event-store';
 import {
   REVISION_LOG_EVENT,
@@ -20,7 +20,7 @@ function recordsOf(event: RecordedEvent, type: LogType | undefined): LogRecord[]
 /** Reads a revision's logs, or follows them as they are written. */
 @Injectable()
 export class RevisionLogs {
-  constructor(private readonly store: EventStore) {}
+  constructor(@Inject(EventStore) private readonly store: EventStore) {}
 
   async read(revisionId: string, type: LogType | undefined): Promise<LogRecord[]> {
     const events = await this.store.readStream(revisionLogStream(revisionId));

@@ -9,6 +9,7 @@ import {
   ParseUUIDPipe,
   Post,
   Query,
+  Inject,
 } from '@nestjs/common';
 import { PageQueryDto } from '../deployments/deployments.dto.js';
 import type { Page } from '../deployments/deployment-queries.service.js';
@@ -21,7 +22,7 @@ export const TRACING_INGEST_PATH = /^\/v1\/tracing-projects\/[^/]+\/runs$/;
 
 @Controller('v1/tracing-projects')
 export class TracingController {
-  constructor(private readonly tracing: TracingService) {}
+  constructor(@Inject(TracingService) private readonly tracing: TracingService) {}
 
   @Returns('TracingProjectPage')
   @Get()

@@ -54,10 +54,10 @@ export class TracingService {
   private readonly projects: Repository<TracingProjectRow>;
 
   constructor(
-    dataSource: DataSource,
+    @Inject(DataSource) dataSource: DataSource,
     @Inject(PG_POOL) private readonly pool: pg.Pool,
-    private readonly freshness: ReadModelFreshness,
-    private readonly tokens: TracingTokens,
+    @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(TracingTokens) private readonly tokens: TracingTokens,
   ) {
     this.projects = dataSource.getRepository(TracingProjectEntity);
   }

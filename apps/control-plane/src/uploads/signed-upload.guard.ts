@@ -1,4 +1,4 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext, Inject } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '#libs/domain';
 import { UploadStore } from './upload-store.js';
@@ -6,7 +6,7 @@ import { UploadStore } from './upload-store.js';
 /** An upload is let in by its URL's signature alone, and only until the URL expires. */
 @Injectable()
 export class SignedUploadGuard implements CanActivate {
-  constructor(private readonly uploads: UploadStore) {}
+  constructor(@Inject(UploadStore) private readonly uploads: UploadStore) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();

@@ -7,6 +7,7 @@ import {
   Req,
   UnsupportedMediaTypeException,
   UseGuards,
+  Inject,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -16,7 +17,7 @@ import { UploadStore, type ReceivedUpload } from './upload-store.js';
 
 @Controller('v2/uploads')
 export class UploadsController {
-  constructor(private readonly uploads: UploadStore) {}
+  constructor(@Inject(UploadStore) private readonly uploads: UploadStore) {}
 
   @Returns('ReceivedUpload')
   @Put(':deployment_id/:file')

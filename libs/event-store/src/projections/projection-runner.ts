@@ -46,15 +46,15 @@ const MAX_RETRY_DELAY_MS = 5_000;
  */
 const STUCK_AFTER_ATTEMPTS = 2;
 
+/** How long a stopping runner may take to project what was committed before it stopped. */
+const STOP_DRAIN_MS = 5_000;
+
 /**
  * Keeps one read model up to date: reads the log from the projection's checkpoint, and writes the
  * touched rows and the new checkpoint in one transaction per batch, so a stop at any moment loses
  * or repeats nothing. Replicas may run the same projection: the checkpoint row is locked per batch
  * and a runner that finds it moved by another starts again from there.
  */
-/** How long a stopping runner may take to project what was committed before it stopped. */
-const STOP_DRAIN_MS = 5_000;
-
 export class ProjectionRunner<Row extends ObjectLiteral> {
   /** How far this runner has read the log. */
   private cursor: LogPosition = LOG_START;

@@ -62,10 +62,30 @@ function checkListener(
   }
 }
 
-export function decideCreate(
-  command: Extract<DeploymentCommand, { kind: 'create' }>,
-  state: DeploymentState,
-): DeploymentEvent[] {
+type CreateCommand = Extract<DeploymentCommand, { kind: 'create' }>;
+
+/** What a git_host deployment must name: its integration, its repository and a ref. */
+function checkGitHost(command: CreateCommand): void {
+  const { source_config: config, source_revision_config: revisionConfig } = command;
+  for (const field of ['integration_id', 'repo_url'] as const) {
+    if (!isGiven(config[field])) {
+      throw badRequest(`${fieldPath(field)} is required for git_host deployments`);
+    }
+  }
+  if (config.integration_id !== command.integration_id) {
+    throw badRequest(
+      `${fieldPath('integration_id')} is not an integration of this tenant ` +
+        '(GET /v1/integrations/git_host/install gives it)',
+    );
+  }
+  if (!isGiven(revisionConfig.repo_ref)) {
+    throw badRequest(`${fieldPath('repo_ref')} is required for git_host deployments`);
+  }
+  checkTagRule(config.build_on_push ?? null, revisionConfig.repo_ref);
+}
+
+/** Refuses a create whose fields do not fit its source, listener and names. */
+function checkCreate(command: CreateCommand, state: DeploymentState): void {
   if (state.exists) throw conflict(`Deployment ${command.deployment_id} already exists`);
   checkDeploymentName(command.name);
   const { source, source_config: config, source_revision_config: revisionConfig } = command;
@@ -84,23 +104,7 @@ export function decideCreate(
   if (source === 'git_host' && !isGiven(revisionConfig.graph_config_path)) {
     throw badRequest(`${fieldPath('graph_config_path')} is required for ${source} deployments`);
   }
-  if (source === 'git_host') {
-    for (const field of ['integration_id', 'repo_url'] as const) {
-      if (!isGiven(config[field])) {
-        throw badRequest(`${fieldPath(field)} is required for git_host deployments`);
-      }
-    }
-    if (config.integration_id !== command.integration_id) {
-      throw badRequest(
-        `${fieldPath('integration_id')} is not an integration of this tenant ` +
-          '(GET /v1/integrations/git_host/install gives it)',
-      );
-    }
-    if (!isGiven(revisionConfig.repo_ref)) {
-      throw badRequest(`${fieldPath('repo_ref')} is required for git_host deployments`);
-    }
-    checkTagRule(config.build_on_push ?? null, revisionConfig.repo_ref);
-  }
+  if (source === 'git_host') checkGitHost(command);
   if (source === 'external_container' && !isGiven(revisionConfig.image_uri)) {
     throw badRequest(`${fieldPath('image_uri')} is required for external_container deployments`);
   }
@@ -111,17 +115,31 @@ export function decideCreate(
     );
   }
   checkSecretNames(command.secrets.map((secret) => secret.name));
-  const { resource_spec: specInput, listener_config: listenerConfig, ...rest } = config;
-  const resourceSpec = isGiven(specInput) ? resolveSpec(specInput) : null;
-  const sourceConfig: SourceConfig = {
-    ...overlay(EMPTY_SOURCE_CONFIG, rest),
+}
+
+/** The deployment's stored settings: given fields over the defaults of its source. */
+function sourceConfigOf(command: CreateCommand): SourceConfig {
+  const { source, source_config: config } = command;
+  const listenerConfig = config.listener_config;
+  return {
+    ...overlay(EMPTY_SOURCE_CONFIG, config),
     listener_config: isGiven(listenerConfig)
       ? { cluster_namespace: listenerConfig.cluster_namespace ?? null }
       : null,
     build_on_push: source === 'git_host' ? (config.build_on_push ?? false) : null,
     resource_spec: null,
   };
-  const sourceRevisionConfig = overlay(EMPTY_SOURCE_REVISION_CONFIG, revisionConfig);
+}
+
+export function decideCreate(command: CreateCommand, state: DeploymentState): DeploymentEvent[] {
+  checkCreate(command, state);
+  const { source, source_config: config } = command;
+  const specInput = config.resource_spec;
+  const resourceSpec = isGiven(specInput) ? resolveSpec(specInput) : null;
+  const sourceRevisionConfig = overlay(
+    EMPTY_SOURCE_REVISION_CONFIG,
+    command.source_revision_config,
+  );
   const events: DeploymentEvent[] = [
     {
       type: 'DeploymentCreated',
@@ -130,7 +148,7 @@ export function decideCreate(
         tenant_id: command.tenant_id,
         name: command.name,
         source,
-        source_config: sourceConfig,
+        source_config: sourceConfigOf(command),
         source_revision_config: sourceRevisionConfig,
         secrets: command.secrets,
         secret_references: command.secret_references,
@@ -140,21 +158,20 @@ export function decideCreate(
     },
   ];
   // An uploaded source has no revision until its tarball is uploaded and named in a PATCH.
-  if (source !== 'internal_source') {
-    events.push({
-      type: 'RevisionCreated',
-      data: {
-        revision_id: command.revision_id,
-        source,
-        source_revision_config: sourceRevisionConfig,
-        resource_spec: resourceSpec,
-        secrets: command.secrets,
-        secrets_changed: command.secrets.map((secret) => secret.name),
-        source_tarball_sha256: null,
-        trigger: 'create',
-        created_at: command.now,
-      },
-    });
-  }
+  if (source === 'internal_source') return events;
+  events.push({
+    type: 'RevisionCreated',
+    data: {
+      revision_id: command.revision_id,
+      source,
+      source_revision_config: sourceRevisionConfig,
+      resource_spec: resourceSpec,
+      secrets: command.secrets,
+      secrets_changed: command.secrets.map((secret) => secret.name),
+      source_tarball_sha256: null,
+      trigger: 'create',
+      created_at: command.now,
+    },
+  });
   return events;
 }

@@ -56,10 +56,17 @@ function revisionSourceOf(
   throw badRequest(`revision_source ${requested} cannot be used with a ${state.source} deployment`);
 }
 
-export function decidePatch(
-  command: Extract<DeploymentCommand, { kind: 'patch' }>,
-  state: DeploymentState,
-): DeploymentEvent[] {
+type PatchCommand = Extract<DeploymentCommand, { kind: 'patch' }>;
+
+/** What a PATCH asks for, checked against the deployment. */
+type CheckedPatch = {
+  readonly config: NonNullable<PatchCommand['source_config']>;
+  readonly revisionConfig: NonNullable<PatchCommand['source_revision_config']>;
+  readonly revisionSource: DeploymentSource;
+  readonly nextRevisionConfig: SourceRevisionConfig;
+};
+
+function checkPatch(command: PatchCommand, state: DeploymentState): CheckedPatch {
   existing(state, command);
   if (state.status === 'AWAITING_DELETE') throw conflict('The deployment is being deleted');
   checkImmutable(command, state);
@@ -93,8 +100,15 @@ export function decidePatch(
   if (command.secret_references) {
     checkSecretNames(command.secret_references.map((reference) => reference.name));
   }
+  return { config, revisionConfig, revisionSource, nextRevisionConfig };
+}
 
-  const events: DeploymentEvent[] = [];
+/** The deployment's own settings the PATCH changes, if any. */
+function configChanged(
+  command: PatchCommand,
+  state: DeploymentState,
+  { config }: CheckedPatch,
+): DeploymentEvent[] {
   const changed: Partial<SourceConfig> = {};
   for (const field of [
     'build_on_push',
@@ -110,22 +124,31 @@ export function decidePatch(
   const referencesChanged =
     isGiven(command.secret_references) &&
     JSON.stringify(command.secret_references) !== JSON.stringify(state.secret_references);
-  if (Object.keys(changed).length > 0 || referencesChanged) {
-    events.push({
+  if (Object.keys(changed).length === 0 && !referencesChanged) return [];
+  return [
+    {
       type: 'DeploymentConfigChanged',
       data: {
         source_config: changed,
         ...(referencesChanged ? { secret_references: command.secret_references } : {}),
         updated_at: command.now,
       },
-    });
-  }
+    },
+  ];
+}
 
+/** The revision the PATCH makes: whenever it changes the source, the secrets or the resources. */
+function newRevisionOf(
+  command: PatchCommand,
+  state: DeploymentState,
+  patch: CheckedPatch,
+): RevisionCreatedData | undefined {
+  const { config, revisionConfig, revisionSource, nextRevisionConfig } = patch;
   const newRevision =
     Object.values(revisionConfig).some(isGiven) ||
     command.secrets !== null ||
     isGiven(config.resource_spec);
-  if (!newRevision) return events;
+  if (!newRevision) return undefined;
   if (revisionSource === 'internal_source' && !isGiven(nextRevisionConfig.source_tarball_path)) {
     throw badRequest(
       `${fieldPath('source_tarball_path')} is required: upload the source with ` +
@@ -135,7 +158,8 @@ export function decidePatch(
   if (revisionSource === 'internal_source' && !isGiven(nextRevisionConfig.graph_config_path)) {
     throw badRequest(`${fieldPath('graph_config_path')} is required for internal_source revisions`);
   }
-  const revision: RevisionCreatedData = {
+  const tarball = revisionConfig.source_tarball_path;
+  return {
     revision_id: command.revision_id,
     source: revisionSource,
     source_revision_config: nextRevisionConfig,
@@ -150,7 +174,13 @@ export function decidePatch(
       ? command.source_tarball_sha256
       : tarballShaOf(state, nextRevisionConfig.source_tarball_path),
   };
-  return [...events, { type: 'RevisionCreated', data: revision }];
+}
+
+export function decidePatch(command: PatchCommand, state: DeploymentState): DeploymentEvent[] {
+  const patch = checkPatch(command, state);
+  const events = configChanged(command, state, patch);
+  const revision = newRevisionOf(command, state, patch);
+  return revision ? [...events, { type: 'RevisionCreated', data: revision }] : events;
 }
 
 /** The checksum recorded for a tarball the deployment's revisions were built from already. */

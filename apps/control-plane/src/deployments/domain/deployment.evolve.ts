@@ -49,7 +49,96 @@ function queuedMessage(state: DeploymentState, source: DeploymentSource): string
   );
 }
 
-function evolveEvent(state: DeploymentState, event: DeploymentEvent): DeploymentState {
+type RevisionEvent = Extract<
+  DeploymentEvent,
+  {
+    type:
+      | 'RevisionCreated'
+      | 'RevisionStatusChanged'
+      | 'RevisionSourceResolved'
+      | 'RevisionRedeployRequested';
+  }
+>;
+type DeploymentOnlyEvent = Exclude<DeploymentEvent, RevisionEvent>;
+
+const REVISION_EVENTS: ReadonlySet<string> = new Set<RevisionEvent['type']>([
+  'RevisionCreated',
+  'RevisionStatusChanged',
+  'RevisionSourceResolved',
+  'RevisionRedeployRequested',
+]);
+
+const isRevisionEvent = (event: DeploymentEvent): event is RevisionEvent =>
+  REVISION_EVENTS.has(event.type);
+
+/** What an event about one of its revisions changes. */
+function evolveRevisionEvent(state: DeploymentState, event: RevisionEvent): DeploymentState {
+  switch (event.type) {
+    case 'RevisionCreated': {
+      const { data } = event;
+      return {
+        ...state,
+        source_config: { ...state.source_config, resource_spec: data.resource_spec },
+        source_revision_config: data.source_revision_config,
+        secrets: data.secrets,
+        latest_revision_id: data.revision_id,
+        updated_at: data.created_at,
+        revisions: [
+          ...state.revisions,
+          {
+            ...data,
+            status: 'QUEUED',
+            status_message: queuedMessage(state, data.source),
+            updated_at: data.created_at,
+            requested_at_position: state.version,
+          },
+        ],
+      };
+    }
+    case 'RevisionStatusChanged':
+      return {
+        ...state,
+        revisions: withRevision(state, event.data.revision_id, (revision) => ({
+          ...revision,
+          status: event.data.status,
+          status_message: event.data.message,
+          updated_at: event.data.at,
+        })),
+      };
+    case 'RevisionSourceResolved': {
+      const sha = event.data.repo_commit_sha;
+      const latest = state.latest_revision_id === event.data.revision_id;
+      return {
+        ...state,
+        source_revision_config: latest
+          ? { ...state.source_revision_config, repo_commit_sha: sha }
+          : state.source_revision_config,
+        revisions: withRevision(state, event.data.revision_id, (revision) => ({
+          ...revision,
+          source_revision_config: { ...revision.source_revision_config, repo_commit_sha: sha },
+        })),
+      };
+    }
+    case 'RevisionRedeployRequested':
+      return {
+        ...state,
+        updated_at: event.data.at,
+        revisions: withRevision(state, event.data.revision_id, (revision) => ({
+          ...revision,
+          status: 'QUEUED',
+          status_message: 'redeploy requested',
+          updated_at: event.data.at,
+          requested_at_position: state.version,
+        })),
+      };
+  }
+}
+
+/** What an event about the deployment itself changes. */
+function evolveDeploymentEvent(
+  state: DeploymentState,
+  event: DeploymentOnlyEvent,
+): DeploymentState {
   switch (event.type) {
     case 'DeploymentCreated': {
       const { data } = event;
@@ -80,27 +169,6 @@ function evolveEvent(state: DeploymentState, event: DeploymentEvent): Deployment
             : event.data.secret_references,
         updated_at: event.data.updated_at,
       };
-    case 'RevisionCreated': {
-      const { data } = event;
-      return {
-        ...state,
-        source_config: { ...state.source_config, resource_spec: data.resource_spec },
-        source_revision_config: data.source_revision_config,
-        secrets: data.secrets,
-        latest_revision_id: data.revision_id,
-        updated_at: data.created_at,
-        revisions: [
-          ...state.revisions,
-          {
-            ...data,
-            status: 'QUEUED',
-            status_message: queuedMessage(state, data.source),
-            updated_at: data.created_at,
-            requested_at_position: state.version,
-          },
-        ],
-      };
-    }
     case 'UploadUrlIssued':
       return {
         ...state,
@@ -119,49 +187,19 @@ function evolveEvent(state: DeploymentState, event: DeploymentEvent): Deployment
         source_config: { ...state.source_config, custom_url: event.data.custom_url },
         updated_at: event.data.at,
       };
-    case 'RevisionStatusChanged':
-      return {
-        ...state,
-        revisions: withRevision(state, event.data.revision_id, (revision) => ({
-          ...revision,
-          status: event.data.status,
-          status_message: event.data.message,
-          updated_at: event.data.at,
-        })),
-      };
-    case 'RevisionSourceResolved': {
-      const sha = event.data.repo_commit_sha;
-      const latest = state.latest_revision_id === event.data.revision_id;
-      return {
-        ...state,
-        source_revision_config: latest
-          ? { ...state.source_revision_config, repo_commit_sha: sha }
-          : state.source_revision_config,
-        revisions: withRevision(state, event.data.revision_id, (revision) => ({
-          ...revision,
-          source_revision_config: { ...revision.source_revision_config, repo_commit_sha: sha },
-        })),
-      };
-    }
     case 'RevisionActivated':
       return { ...state, active_revision_id: event.data.revision_id, updated_at: event.data.at };
-    case 'RevisionRedeployRequested':
-      return {
-        ...state,
-        updated_at: event.data.at,
-        revisions: withRevision(state, event.data.revision_id, (revision) => ({
-          ...revision,
-          status: 'QUEUED',
-          status_message: 'redeploy requested',
-          updated_at: event.data.at,
-          requested_at_position: state.version,
-        })),
-      };
     case 'DeploymentDeleteRequested':
       return { ...state, status: 'AWAITING_DELETE', updated_at: event.data.at };
     case 'DeploymentDeleted':
       return { ...state, deleted: true, updated_at: event.data.at };
   }
+}
+
+function evolveEvent(state: DeploymentState, event: DeploymentEvent): DeploymentState {
+  return isRevisionEvent(event)
+    ? evolveRevisionEvent(state, event)
+    : evolveDeploymentEvent(state, event);
 }
 
 export function evolveDeployment(state: DeploymentState, event: DeploymentEvent): DeploymentState {

@@ -12,7 +12,7 @@ export type NameClaimCommand =
   | { readonly kind: 'claim'; readonly deployment_id: string; readonly name: string }
   | { readonly kind: 'release'; readonly deployment_id: string };
 
-type NameClaimState = { holder: string | null };
+export type NameClaimState = { holder: string | null };
 
 /** One stream per (tenant, name): appends to it serialize, so two deployments never share a name. */
 export const nameClaimStream = (tenantId: string, name: string): string =>

@@ -1,5 +1,5 @@
 import { domainEventOf, notFound } from '#libs/domain';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Inject } from '@nestjs/common';
 import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-store';
 import type { Caller } from '../../tenancy/tenant-directory.js';
 import { deploymentStream, type DeploymentEvent } from '../domain/deployment.events.js';
@@ -64,7 +64,7 @@ function entryOf(recorded: RecordedEvent): HistoryEntry {
 /** The audit history of a deployment, read from its stream in the log (deleted ones included). */
 @Injectable()
 export class DeploymentHistory {
-  constructor(private readonly store: EventStore) {}
+  constructor(@Inject(EventStore) private readonly store: EventStore) {}
 
   async of(caller: Caller, deploymentId: string): Promise<{ resources: HistoryEntry[] }> {
     const events = await this.store.readStream(deploymentStream(deploymentId));
