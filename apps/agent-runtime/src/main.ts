@@ -15,9 +15,10 @@ import { InProcessGrants } from './http/in-process-grants.js';
 import { ServedRoutes } from './http/served-routes.js';
 import { stopWithParent } from './parent-process.js';
 import { RunQueue } from './run-records/run-queue.js';
-import { runHasFinished, RunObservers } from './runs/run-log.js';
+import { runHasFinished } from './run-records/run-progress.js';
+import { RunObservers } from './run-records/run-observers.js';
 import { measureRunQueue, RunMetrics } from './runs/run-metrics.js';
-import { RunSignals } from './runs/run-signals.js';
+import { RunSignals } from './run-records/run-signals.js';
 import { RunTraceReporter } from './runs/run-trace-reporter.js';
 import {
   isSpare,

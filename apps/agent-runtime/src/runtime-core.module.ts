@@ -4,9 +4,9 @@ import { CUSTOM_AUTH, type CustomAuth } from './auth/custom-auth.js';
 import { GraphCatalog } from './common/runtime-tokens.js';
 import { ServedRoutes } from './http/served-routes.js';
 import { RunQueue } from './run-records/run-queue.js';
-import { NoRunObserver, RunObserver } from './runs/run-log.js';
-import { RunSignals } from './runs/run-signals.js';
-import { FinishedValuesMemory } from './runs/finished-values-memory.js';
+import { NoRunObserver, RunObserver } from './run-records/run-observers.js';
+import { RunSignals } from './run-records/run-signals.js';
+import { FinishedValuesMemory } from './run-records/finished-values-memory.js';
 import { UiBundles } from './ui/ui-bundles.js';
 
 /** What this process opened before Nest started: one of each, for every module. */

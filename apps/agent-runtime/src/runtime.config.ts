@@ -78,7 +78,6 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
   for (const name of SECRET_VARIABLES) Reflect.deleteProperty(env, name);
 }
 
-/** The only reader of the environment in the runtime: everything else gets this object. */
 /** Where a runtime keeps its events and read models. */
 export type StorageConfig = Pick<RuntimeConfig, 'databaseUrl' | 'dataDir' | 'eventStoreUrl'>;
 
@@ -99,6 +98,10 @@ export function isSpare(env: Environment = process.env): boolean {
 /** Two LISTEN connections (the event log's, the run workers') and one per pool. */
 export const MIN_RUNTIME_CONNECTIONS = 5;
 
+/**
+ * The runtime's settings, read from the environment once at start-up: everything else gets this
+ * object (main.ts alone also reads the environment, to hand the application its own variables).
+ */
 export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig {
   return {
     graphConfigPath: resolve(text(env.BERTH_GRAPH_CONFIG) ?? 'langgraph.json'),

@@ -36,6 +36,7 @@ import {
 import type { GraphCommand } from '../execution/graph-stream.js';
 import { commandFactory } from './graph-commands.js';
 import { NoGraphLoadedError } from './no-graph-loaded-error.js';
+import { RunGraph } from './run-graph.js';
 
 /** `BaseStore` of the application's copy of LangGraph: only `batch` is abstract. */
 export type BaseStoreConstructor = abstract new () => object;
@@ -173,19 +174,25 @@ export class Application extends GraphCatalog {
   }
 
   /**
-   * The graph for one run (a factory export is called with the run's config), with its
+   * The graph for one request (a factory export is called with its config), with its
    * checkpointer and, once attached, its store.
    */
   async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
+    return (await this.bindRun(graphId, config)).graph;
+  }
+
+  /** The graph of one run, with what the run does with its checkpoints: bound once for the run. */
+  async bindRun(graphId: string, config?: GraphFactoryConfig): Promise<RunGraph> {
     requireServedGraph(this, graphId);
-    const [graph, saver, store] = await Promise.all([
+    const [graph, bindings] = await Promise.all([
       this.registry.graph(graphId, config),
-      this.saverFor(graphId),
-      this.storeFor(graphId),
+      this.registry.bindings(graphId),
     ]);
+    const saver = this.saverOf(bindings);
+    const store = this.storeOf(bindings);
     graph.checkpointer = saver;
     if (store !== undefined) graph.store = store;
-    return graph;
+    return new RunGraph(graph, { ...config }, saver, bindings);
   }
 
   /** Gives every graph a store, made on the `BaseStore` class of the graph's own LangGraph. */
@@ -266,14 +273,6 @@ export class Application extends GraphCatalog {
     return commandFactory(bindings.Command, bindings.langgraphModule.Send);
   }
 
-  /** The checkpointer and checkpoint library that a graph of the application uses. */
-  async checkpoints(
-    graphId: string,
-  ): Promise<{ saver: unknown; library: Readonly<Record<string, unknown>> }> {
-    const bindings = await this.registry.bindings(graphId);
-    return { saver: await this.saverFor(graphId), library: bindings.checkpointModule };
-  }
-
   /**
    * Runs `work` on the thread's checkpoints while the caller keeps every other writer off them
    * (it holds the thread's lock): only the first read of them queries the log, and what the graph
@@ -284,44 +283,16 @@ export class Application extends GraphCatalog {
     threadId: string,
     work: (hold: CheckpointHold) => Promise<T>,
   ): Promise<T> {
-    const saver = await this.saverFor(graphId);
+    const saver = this.saverOf(await this.registry.bindings(graphId));
     return saver.storage.exclusively(threadId, work);
-  }
-
-  /**
-   * Runs `work` as the only writer of the thread's checkpoints (a run holding the thread): only
-   * the first read of them queries the log. A graph whose LangGraph cannot be bound has no
-   * checkpointer: `work` then runs as it is, and meets that failure itself.
-   */
-  async owningCheckpoints<T>(
-    graphId: string,
-    threadId: string,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    const saver = await this.saverFor(graphId).catch(() => undefined);
-    return saver ? saver.storage.owned(threadId, work) : work();
-  }
-
-  /**
-   * Runs `work` with the thread's checkpoint writes trailing behind the graph (a run under
-   * `async` durability): resolves once they are all in the log.
-   */
-  async trailingCheckpoints<T>(
-    graphId: string,
-    threadId: string,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    const saver = await this.saverFor(graphId);
-    return saver.storage.withTrailingWrites(threadId, work);
   }
 
   async close(): Promise<void> {
     await this.registry.close();
   }
 
-  private async storeFor(graphId: string): Promise<unknown> {
+  private storeOf(bindings: LangGraphBindings): unknown {
     if (!this.makeStore) return undefined;
-    const bindings = await this.registry.bindings(graphId);
     let store = this.stores.get(bindings.checkpointModule);
     if (!store) {
       const BaseStore = bindings.checkpointModule.BaseStore as BaseStoreConstructor | undefined;
@@ -332,8 +303,7 @@ export class Application extends GraphCatalog {
     return store;
   }
 
-  private async saverFor(graphId: string): Promise<EventCheckpointSaver> {
-    const bindings = await this.registry.bindings(graphId);
+  private saverOf(bindings: LangGraphBindings): EventCheckpointSaver {
     let saver = this.savers.get(bindings.checkpointModule);
     if (!saver) {
       saver = createEventCheckpointSaver(

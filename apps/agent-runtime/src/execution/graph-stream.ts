@@ -13,33 +13,16 @@
  * dict form), so `JSON.stringify(data)` is the wire text.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  isCheckpointEnvelope,
-  toCheckpointsEvent,
-  toDebugEvent,
-  toDebugTask,
-} from './debug-payloads.js';
+import { isCheckpointEnvelope } from './debug-payloads.js';
+import { modePayloadOf, NOT_REQUESTED } from './mode-payloads.js';
+import type { StreamMode } from './stream-modes.js';
 import type { FinalStateTracker } from './final-state.js';
-import { LegacyMessagesTracker, withGraphNode } from './legacy-messages.js';
+import { LegacyMessagesTracker } from './legacy-messages.js';
 import type { JsonValue } from '#libs/event-store';
 import { toJsonValue } from '../common/json-payload.js';
 import { isRecord, withoutKey } from '../common/records.js';
 
-/** The stream modes a run may ask for. */
-export const STREAM_MODES = [
-  'values',
-  'updates',
-  'messages',
-  'messages-tuple',
-  'debug',
-  'custom',
-  'events',
-  'tasks',
-  'checkpoints',
-  'tools',
-] as const;
-
-export type StreamMode = (typeof STREAM_MODES)[number];
+export { STREAM_MODES, type StreamMode } from './stream-modes.js';
 
 export interface StreamedEvent {
   readonly event: string;
@@ -281,12 +264,10 @@ function eventNameOf(mode: string, namespace: readonly string[], subgraphs: bool
   return subgraphs && namespace.length > 0 ? `${mode}|${namespace.join('|')}` : mode;
 }
 
-/** `[message, metadata]` as a plain tuple, with `graph_node` added to the metadata. */
-function toMessageTuple(payload: unknown): JsonValue {
-  const tuple = toJsonValue(payload);
-  if (!Array.isArray(tuple) || tuple.length !== 2) return tuple;
-  const [message = null, metadata = null] = tuple;
-  return [message, withGraphNode(metadata) as JsonValue];
+/** An event to send, its payload as the graph gave it: made plain JSON once, on the way out. */
+interface GraphEvent {
+  readonly event: string;
+  readonly payload: unknown;
 }
 
 /** The event (if any) that the reference sends for one chunk of the graph's own stream. */
@@ -294,37 +275,10 @@ function toModeEvent(
   chunk: GraphChunk,
   requested: ReadonlySet<StreamMode>,
   subgraphs: boolean,
-): StreamedEvent | undefined {
-  const name = eventNameOf(chunk.mode, chunk.namespace, subgraphs);
-  switch (chunk.mode) {
-    case 'messages':
-      return requested.has('messages-tuple')
-        ? { event: name, data: toMessageTuple(chunk.payload) }
-        : undefined;
-    case 'checkpoints':
-      // LangGraph interleaves lightweight envelopes before `values` of streamed subgraph runs;
-      // the reference forwards them only while the full `checkpoints` mode is not requested.
-      if (isCheckpointEnvelope(chunk.payload)) {
-        return requested.has('checkpoints')
-          ? undefined
-          : { event: name, data: toJsonValue(chunk.payload) };
-      }
-      return requested.has('checkpoints')
-        ? { event: name, data: toJsonValue(toCheckpointsEvent(chunk.payload)) }
-        : undefined;
-    case 'debug':
-      return requested.has('debug')
-        ? { event: name, data: toJsonValue(toDebugEvent(chunk.payload)) }
-        : undefined;
-    case 'tasks':
-      return requested.has('tasks')
-        ? { event: name, data: toJsonValue(toDebugTask(chunk.payload)) }
-        : undefined;
-    default:
-      return requested.has(chunk.mode as StreamMode)
-        ? { event: name, data: toJsonValue(chunk.payload) }
-        : undefined;
-  }
+): GraphEvent | undefined {
+  const payload = modePayloadOf(chunk.mode, chunk.payload, requested);
+  if (payload === NOT_REQUESTED) return undefined;
+  return { event: eventNameOf(chunk.mode, chunk.namespace, subgraphs), payload };
 }
 
 /**
@@ -351,14 +305,21 @@ async function openEventStream(
 }
 
 export async function* streamGraphRun(request: GraphRunRequest): AsyncGenerator<StreamedEvent> {
-  const runId = resolveRunId(request.config);
-  if (!needsCallbackEvents(request.streamModes, request.subgraphs)) {
-    if (isChunkStreamingGraph(request.graph)) {
-      yield* streamGraphChunks(request, request.graph, runId);
-      return;
-    }
+  for await (const { event, payload } of graphEventsOf(request)) {
+    yield { event, data: toJsonValue(payload) };
   }
-  yield* streamCallbackEvents(request, runId);
+}
+
+function graphEventsOf(request: GraphRunRequest): AsyncGenerator<GraphEvent> {
+  const runId = resolveRunId(request.config);
+  const { graph } = request;
+  if (
+    !needsCallbackEvents(request.streamModes, request.subgraphs) &&
+    isChunkStreamingGraph(graph)
+  ) {
+    return streamGraphChunks(request, graph, runId);
+  }
+  return streamCallbackEvents(request, runId);
 }
 
 /**
@@ -372,7 +333,7 @@ async function* streamGraphChunks(
   request: GraphRunRequest,
   graph: ChunkStreamingGraph,
   runId: string,
-): AsyncGenerator<StreamedEvent> {
+): AsyncGenerator<GraphEvent> {
   const requested = new Set(request.streamModes);
   const tracker = finalStateTrackerOf(request);
   const options = { ...graphStreamOptionsOf(request, runId), callbacks: [PREFER_STREAMING] };
@@ -387,7 +348,7 @@ async function* streamGraphChunks(
 async function* streamCallbackEvents(
   request: GraphRunRequest,
   runId: string,
-): AsyncGenerator<StreamedEvent> {
+): AsyncGenerator<GraphEvent> {
   const requested = new Set(request.streamModes);
   const { subgraphs } = request;
   const legacyMessages = requested.has('messages') ? new LegacyMessagesTracker() : undefined;
@@ -405,7 +366,7 @@ async function* streamCallbackEvents(
       const modeEvent = chunk && toModeEvent(chunk, requested, subgraphs);
       if (modeEvent !== undefined) yield modeEvent;
     } else if (requested.has('events')) {
-      yield { event: 'events', data: toJsonValue(event.raw) };
+      yield { event: 'events', payload: event.raw };
     }
 
     if (legacyMessages !== undefined) {

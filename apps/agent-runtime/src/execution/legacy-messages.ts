@@ -8,13 +8,12 @@
  * - `messages/complete` `[...messages]` for messages that appear in the graph's state for the
  *   first time (read from the root `values` chunks).
  */
-import type { JsonValue } from '#libs/event-store';
-import { toJsonValue } from '../common/json-payload.js';
 import { isRecord } from '../common/records.js';
 
+/** An event of the mode, its payload as the graph gave it (made plain JSON where it is sent). */
 export interface LegacyMessageEvent {
   readonly event: 'messages/metadata' | 'messages/partial' | 'messages/complete';
-  readonly data: JsonValue;
+  readonly payload: unknown;
 }
 
 interface ConcatenableMessage {
@@ -62,7 +61,7 @@ export class LegacyMessagesTracker {
       this.completedIds.add(id);
       return true;
     });
-    if (fresh.length > 0) yield { event: 'messages/complete', data: toJsonValue(fresh) };
+    if (fresh.length > 0) yield { event: 'messages/complete', payload: fresh };
   }
 
   /** `messages/metadata` (first chunk only) then `messages/partial` for a chat model chunk. */
@@ -75,9 +74,9 @@ export class LegacyMessagesTracker {
     if (previous === undefined) {
       yield {
         event: 'messages/metadata',
-        data: { [id]: { metadata: toJsonValue(withGraphNode(metadata)) } },
+        payload: { [id]: { metadata: withGraphNode(metadata) } },
       };
     }
-    yield { event: 'messages/partial', data: toJsonValue([accumulated]) };
+    yield { event: 'messages/partial', payload: [accumulated] };
   }
 }

@@ -109,106 +109,122 @@ export async function readGraphConfig(configPath: string): Promise<GraphConfig> 
   return config;
 }
 
+type Fail = (problem: string) => never;
+
+/** One entry of `graphs`: `"<file>:<export>"`, or an object with `path` and `description`. */
+function parseGraphSpec(graphId: string, raw: unknown, dir: string, fail: Fail): GraphSpec {
+  if (graphId === '') fail('"graphs" has an empty graph id');
+  let spec: unknown = raw;
+  let description: string | undefined;
+  if (isRecord(raw)) {
+    spec = raw['path'];
+    const rawDescription = raw['description'];
+    if (rawDescription !== undefined && typeof rawDescription !== 'string') {
+      fail(`graph "${graphId}": "description" must be a string`);
+    }
+    description = rawDescription;
+  }
+  if (typeof spec !== 'string') {
+    return fail(
+      `graph "${graphId}": the spec must be a string "<file>:<export>" or an object with "path"`,
+    );
+  }
+  const colon = spec.lastIndexOf(':');
+  const filePart = colon === -1 ? spec : spec.slice(0, colon);
+  const exportName = colon === -1 ? '' : spec.slice(colon + 1);
+  if (colon === -1 || exportName === '') {
+    fail(
+      `graph "${graphId}": spec "${spec}" must name an export, as in "${filePart || './src/graph.ts'}:graph"`,
+    );
+  }
+  if (filePart === '') fail(`graph "${graphId}": spec "${spec}" has no file before ":"`);
+  return {
+    file: resolve(dir, filePart),
+    exportName,
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+function parseGraphsSection(rawGraphs: unknown, dir: string, fail: Fail): Map<string, GraphSpec> {
+  if (!isRecord(rawGraphs)) return fail('"graphs" must be an object mapping graph ids to specs');
+  const graphs = new Map<string, GraphSpec>();
+  for (const [graphId, raw] of Object.entries(rawGraphs)) {
+    graphs.set(graphId, parseGraphSpec(graphId, raw, dir, fail));
+  }
+  if (graphs.size === 0) fail('"graphs" names no graph');
+  return graphs;
+}
+
+/** `env`: a path to an env file, or the variables themselves. */
+function parseEnvSection(
+  rawEnv: unknown,
+  dir: string,
+  fail: Fail,
+): Pick<GraphConfig, 'env' | 'envFile'> {
+  if (typeof rawEnv === 'string') {
+    if (rawEnv === '') fail('"env" must not be empty');
+    return { envFile: resolve(dir, rawEnv) };
+  }
+  if (isRecord(rawEnv)) {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rawEnv)) {
+      if (typeof value !== 'string') fail(`"env": the value of ${name} must be a string`);
+      env[name] = value;
+    }
+    return { env };
+  }
+  if (rawEnv !== undefined) fail('"env" must be a path to an env file or an object of variables');
+  return {};
+}
+
+/** `dependencies`: local paths (resolved against the configuration's directory) or packages. */
+function parseDependencies(raw: unknown, dir: string, fail: Fail): string[] {
+  if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'string')) {
+    fail('"dependencies" must be an array of strings');
+  }
+  return (raw as string[]).map((d) => (d.startsWith('.') || isAbsolute(d) ? resolve(dir, d) : d));
+}
+
+/** The optional sections, each checked by its own parser; what they warn of is collected. */
+function parseOptionalSections(json: Record<string, unknown>, dir: string, fail: Fail) {
+  const warnings = unreadKeyWarnings(json);
+  const warn = (warning: string): void => {
+    warnings.push(warning);
+  };
+  const sections = {
+    http: parseHttpSection(json['http'], dir, fail, warn),
+    auth: parseAuthSection(json['auth'], dir, fail, warn),
+    checkpointer: parseCheckpointerSection(json['checkpointer'], fail, warn),
+    store: parseStoreSection(json['store'], dir, fail, warn),
+    ui: parseUiSection(json['ui'], json['ui_config'], dir, fail, warn),
+  };
+  const given = Object.entries(sections).filter(([, section]) => section !== undefined);
+  return { warnings, ...(Object.fromEntries(given) as Partial<typeof sections>) };
+}
+
 /**
  * Validates an already parsed configuration (no file system access). `configFile` locates
  * relative paths and names the file in errors.
  */
 export function parseGraphConfig(json: unknown, configFile: string): GraphConfig {
-  const fail = (problem: string): never => {
+  const fail: Fail = (problem) => {
     throw new GraphConfigError(configFile, problem);
   };
   const dir = dirname(configFile);
   if (!isRecord(json)) return fail('the configuration must be a JSON object');
-
-  const rawGraphs = json['graphs'];
-  if (!isRecord(rawGraphs)) return fail('"graphs" must be an object mapping graph ids to specs');
-  const graphs = new Map<string, GraphSpec>();
-  for (const [graphId, raw] of Object.entries(rawGraphs)) {
-    if (graphId === '') fail('"graphs" has an empty graph id');
-    let spec: unknown = raw;
-    let description: string | undefined;
-    if (isRecord(raw)) {
-      spec = raw['path'];
-      const rawDescription = raw['description'];
-      if (rawDescription !== undefined && typeof rawDescription !== 'string') {
-        fail(`graph "${graphId}": "description" must be a string`);
-      }
-      description = rawDescription as string | undefined;
-    }
-    if (typeof spec !== 'string') {
-      return fail(
-        `graph "${graphId}": the spec must be a string "<file>:<export>" or an object with "path"`,
-      );
-    }
-    const colon = spec.lastIndexOf(':');
-    const filePart = colon === -1 ? spec : spec.slice(0, colon);
-    const exportName = colon === -1 ? '' : spec.slice(colon + 1);
-    if (colon === -1 || exportName === '') {
-      fail(
-        `graph "${graphId}": spec "${spec}" must name an export, as in "${filePart || './src/graph.ts'}:graph"`,
-      );
-    }
-    if (filePart === '') fail(`graph "${graphId}": spec "${spec}" has no file before ":"`);
-    graphs.set(graphId, {
-      file: resolve(dir, filePart),
-      exportName,
-      ...(description === undefined ? {} : { description }),
-    });
-  }
-  if (graphs.size === 0) fail('"graphs" names no graph');
-
-  const rawEnv = json['env'];
-  let envFile: string | undefined;
-  let env: Record<string, string> | undefined;
-  if (typeof rawEnv === 'string') {
-    if (rawEnv === '') fail('"env" must not be empty');
-    envFile = resolve(dir, rawEnv);
-  } else if (isRecord(rawEnv)) {
-    env = {};
-    for (const [name, value] of Object.entries(rawEnv)) {
-      if (typeof value !== 'string') fail(`"env": the value of ${name} must be a string`);
-      env[name] = value as string;
-    }
-  } else if (rawEnv !== undefined) {
-    fail('"env" must be a path to an env file or an object of variables');
-  }
-
-  const rawDependencies = json['dependencies'] ?? [];
-  if (!Array.isArray(rawDependencies) || rawDependencies.some((d) => typeof d !== 'string')) {
-    fail('"dependencies" must be an array of strings');
-  }
-  const dependencies = (rawDependencies as string[]).map((d) =>
-    d.startsWith('.') || isAbsolute(d) ? resolve(dir, d) : d,
-  );
-
+  const graphs = parseGraphsSection(json['graphs'], dir, fail);
+  const env = parseEnvSection(json['env'], dir, fail);
+  const dependencies = parseDependencies(json['dependencies'] ?? [], dir, fail);
   const rawNodeVersion = json['node_version'];
   if (rawNodeVersion !== undefined && typeof rawNodeVersion !== 'string') {
     fail('"node_version" must be a string');
   }
-
-  const warnings = unreadKeyWarnings(json);
-  const http = parseHttpSection(json['http'], dir, fail, (warning) => warnings.push(warning));
-  const auth = parseAuthSection(json['auth'], dir, fail, (warning) => warnings.push(warning));
-  const checkpointer = parseCheckpointerSection(json['checkpointer'], fail, (warning) =>
-    warnings.push(warning),
-  );
-  const store = parseStoreSection(json['store'], dir, fail, (warning) => warnings.push(warning));
-  const ui = parseUiSection(json['ui'], json['ui_config'], dir, fail, (warning) =>
-    warnings.push(warning),
-  );
-
   return {
     configFile,
     dir,
     graphs,
-    warnings,
-    ...(http === undefined ? {} : { http }),
-    ...(auth === undefined ? {} : { auth }),
-    ...(checkpointer === undefined ? {} : { checkpointer }),
-    ...(store === undefined ? {} : { store }),
-    ...(ui === undefined ? {} : { ui }),
-    ...(envFile === undefined ? {} : { envFile }),
-    ...(env === undefined ? {} : { env }),
+    ...parseOptionalSections(json, dir, fail),
+    ...env,
     dependencies,
     ...(typeof rawNodeVersion === 'string' ? { nodeVersion: rawNodeVersion } : {}),
   };

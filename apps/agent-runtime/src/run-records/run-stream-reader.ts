@@ -15,15 +15,15 @@ export type StreamStart =
   /** Only what the run emits from now on. */
   | 'now';
 
+/** The events after which a run's stream has nothing more to say. */
+const FINAL_EVENTS = new Set(['RunFinished', 'RunDeleted']);
+
 /**
  * A run's stream chunks, read from its stream in the log and then followed live until the run
  * finishes. Chunk `seq` n is never before stream position n (lifecycle events only push chunks
  * further back), so resuming after chunk n reads from position n + 1 and skips the few chunks
  * with a lower number that sit past it. Works on any replica, during the run or after it ended.
  */
-/** The events after which a run's stream has nothing more to say. */
-const FINAL_EVENTS = new Set(['RunFinished', 'RunDeleted']);
-
 export async function* readRunStream(
   store: EventStore,
   runId: string,

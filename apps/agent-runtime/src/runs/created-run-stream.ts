@@ -1,6 +1,6 @@
 import type { EventStore } from '#libs/event-store';
 import { readRunStream, type StreamRecord } from '../run-records/run-stream-reader.js';
-import { firstChunkOf } from './run.decider.js';
+import { firstChunkOf } from '../run-records/run.decider.js';
 
 /**
  * The stream of a run whose creation is recorded already: its first chunk, the same whoever

@@ -2,29 +2,28 @@ import { Logger } from '@nestjs/common';
 import type { EventStore, JsonObject } from '#libs/event-store';
 import type { Application } from '../application/application.js';
 import { checkpointStreamOf } from '../checkpoints/index.js';
-import { streamGraphRun, type StreamMode } from '../execution/graph-stream.js';
-import { withStreamTransformers } from '../execution/stream-transformers.js';
+import { GraphNotBound, RunGraph } from '../application/run-graph.js';
 import { FinalStateTracker } from '../execution/final-state.js';
 import { summarizeState, type StateSnapshotLike } from '../threads/thread-state.resource.js';
-import { withLifecycleIds } from './run-event-ids.js';
-import { decideRunLifecycle, evolveRunLifecycle, type RunLifecycle } from './run.decider.js';
-import { rollBackThread } from './run-rollback.js';
-import { runInRequest } from '#libs/logging';
+import { withLifecycleIds } from '../run-records/run-event-ids.js';
 import {
-  ensureRunCreated,
-  NoRunObserver,
-  recordRunFinished,
-  runProgress,
-  type RunProgress,
-  type RunObserver,
-} from './run-log.js';
+  decideRunLifecycle,
+  evolveRunLifecycle,
+  type RunLifecycle,
+} from '../run-records/run.decider.js';
+import { runGraphConfig } from './run-graph-config.js';
+import { RunStopped, RunWatch } from './run-watch.js';
+import { streamRunEvents } from './run-events-stream.js';
+import { runInRequest } from '#libs/logging';
+import { ensureRunCreated, recordRunFinished } from '../run-records/run-lifecycle-log.js';
+import { NoRunObserver, type RunObserver } from '../run-records/run-observers.js';
+import { runProgress, type RunProgress } from '../run-records/run-progress.js';
 import type { ClaimedRun, RunQueue } from '../run-records/run-queue.js';
-import type { RunSignals } from './run-signals.js';
-import { RunStepWriter } from './run-step-writer.js';
-import { FinishedValuesMemory } from './finished-values-memory.js';
+import type { RunSignals } from '../run-records/run-signals.js';
+import { RunStepWriter } from '../run-records/run-step-writer.js';
+import { FinishedValuesMemory } from '../run-records/finished-values-memory.js';
 import type { RunFinishedData } from '../run-records/run.events.js';
-import { deliverWebhook } from './webhook.js';
-import { callerConfigurable } from '../auth/run-caller.js';
+import { deliverWebhook, finishedRunWebhookBody } from './webhook.js';
 
 export interface RunExecutorOptions {
   readonly workerId: string;
@@ -34,13 +33,6 @@ export interface RunExecutorOptions {
   /** Seconds an attempt may run when the run names no `timeout_seconds`. */
   readonly defaultTimeoutSeconds: number;
 }
-
-/** Why a run stopped before its graph did. */
-type StopReason =
-  | { readonly kind: 'cancel'; readonly action: 'interrupt' | 'rollback' }
-  | { readonly kind: 'lost_lease' }
-  | { readonly kind: 'shutdown' }
-  | { readonly kind: 'timeout'; readonly seconds: number };
 
 /** How a run left the queue: whether other runs were waiting in it then. */
 export interface RunEnd {
@@ -57,12 +49,6 @@ interface Outcome {
   readonly rollBack?: boolean;
   /** The state the run ended with, when its own stream told it whole. */
   readonly state?: StateSnapshotLike;
-}
-
-class RunStopped extends Error {
-  constructor(readonly reason: StopReason) {
-    super(`run stopped: ${reason.kind}`);
-  }
 }
 
 /**
@@ -112,25 +98,12 @@ export class RunExecutor {
       progress.nextSeq,
       this.finishedValues.of(run.thread_id),
     );
-    const stop = new AbortController();
-    const halt = (reason: StopReason): void => {
-      if (!stop.signal.aborted) stop.abort(new RunStopped(reason));
-    };
-    const onShutdown = (): void => {
-      halt({ kind: 'shutdown' });
-    };
-    shutdown.addEventListener('abort', onShutdown, { once: true });
-    const unregister = this.signals.registerRunning(run.run_id, (action) => {
-      halt({ kind: 'cancel', action });
+    const watch = new RunWatch(claimed, shutdown, {
+      ...this.options,
+      queue: this.queue,
+      signals: this.signals,
+      logger: this.logger,
     });
-    const heartbeat = setInterval(
-      () => void this.beat(claimed, halt),
-      (this.options.leaseSeconds * 1000) / 3,
-    );
-    const timeoutSeconds = run.timeout_seconds ?? this.options.defaultTimeoutSeconds;
-    const deadline = setTimeout(() => {
-      halt({ kind: 'timeout', seconds: timeoutSeconds });
-    }, timeoutSeconds * 1000);
     const startedAt = new Date().toISOString();
     try {
       if (progress.lifecycle.phase === 'finished' || progress.lifecycle.phase === 'deleted') {
@@ -144,23 +117,11 @@ export class RunExecutor {
       await writer.append(withLifecycleIds(run.run_id, started));
       this.runObserver.runStarted(run, claimed.attempt, startedAt);
       const lifecycle = started.reduce(evolveRunLifecycle, progress.lifecycle);
-      // Nobody else writes the thread's checkpoints while its run holds it: after the run's
-      // first read of them, the state it ends with is read from what it wrote.
-      const { outcome, state } = await this.application.owningCheckpoints(
-        run.graph_id,
-        run.thread_id,
-        async () => {
-          const ended = await this.attempt(claimed, writer, stop.signal);
-          if (ended.rollBack) {
-            await rollBackThread(this.application, run.graph_id, run.thread_id, run.run_id);
-          }
-          if (claimed.attempt === 1 && claimed.cancelAction)
-            return { outcome: ended, state: undefined };
-          const streamed = ended.rollBack ? undefined : ended.state;
-          return { outcome: ended, state: streamed ?? (await this.threadState(claimed)) };
-        },
-      );
-      return await this.finish(claimed, writer, lifecycle, { outcome, state, startedAt });
+      const bound = await this.application
+        .bindRun(run.graph_id, runGraphConfig(claimed, this.options.langgraphVersion) as never)
+        .catch((error: unknown) => new GraphNotBound(error));
+      const ended = await this.runOn(claimed, bound, writer, watch.signal);
+      return await this.finish(claimed, writer, lifecycle, { ...ended, startedAt });
     } catch (error) {
       const reason = error instanceof RunStopped ? error.reason : undefined;
       if (reason?.kind === 'lost_lease' || reason?.kind === 'shutdown') {
@@ -171,16 +132,38 @@ export class RunExecutor {
       this.logger.error(`Run ${run.run_id} could not be recorded: ${describe(error)}`);
       return MAYBE_OTHERS_PENDING;
     } finally {
-      clearInterval(heartbeat);
-      clearTimeout(deadline);
-      unregister();
-      shutdown.removeEventListener('abort', onShutdown);
+      watch.end();
     }
+  }
+
+  /**
+   * The attempt on the thread, as the only writer of its checkpoints: after the run's first read
+   * of them, the state it ends with is read from what it wrote.
+   */
+  private async runOn(
+    claimed: ClaimedRun,
+    bound: RunGraph | GraphNotBound,
+    writer: RunStepWriter,
+    signal: AbortSignal,
+  ): Promise<{ outcome: Outcome; state: StateSnapshotLike | undefined }> {
+    const run = claimed.payload;
+    const owned = <T>(work: () => Promise<T>): Promise<T> =>
+      bound instanceof RunGraph ? bound.owning(run.thread_id, work) : work();
+    return owned(async () => {
+      const outcome = await this.attempt(claimed, bound, writer, signal);
+      if (outcome.rollBack && bound instanceof RunGraph) {
+        await bound.rollBack(run.thread_id, run.run_id);
+      }
+      if (claimed.attempt === 1 && claimed.cancelAction) return { outcome, state: undefined };
+      const streamed = outcome.rollBack ? undefined : outcome.state;
+      return { outcome, state: streamed ?? (await this.threadState(run, bound)) };
+    });
   }
 
   /** Runs the graph; resolves with how the run ended, or rejects when the run must not be finished here. */
   private async attempt(
     claimed: ClaimedRun,
+    bound: RunGraph | GraphNotBound,
     writer: RunStepWriter,
     signal: AbortSignal,
   ): Promise<Outcome> {
@@ -200,36 +183,15 @@ export class RunExecutor {
       return { status: 'error', error };
     }
     try {
-      const config = this.graphConfig(claimed);
-      const graph = await this.application.graph(run.graph_id, config as never);
-      const createCommand = await this.application.createCommand(run.graph_id);
-      const streamModes = run.kwargs.stream_mode as StreamMode[];
+      if (bound instanceof GraphNotBound) throw bound.cause;
       const finalState = new FinalStateTracker();
-      const graphChunks = streamGraphRun({
-        graph,
-        input: run.kwargs.input,
-        command: run.command,
-        createCommand,
-        config,
-        context: run.context,
-        streamModes,
-        subgraphs: run.stream_subgraphs,
-        interruptBefore: run.kwargs.interrupt_before ?? undefined,
-        interruptAfter: run.kwargs.interrupt_after ?? undefined,
-        durability: run.durability ?? undefined,
-        signal,
-        finalState,
-      });
-      const chunks = withStreamTransformers(graph, streamModes.includes('custom'), graphChunks);
+      const chunks = streamRunEvents(run, bound, signal, finalState);
       const emitAll = async (): Promise<void> => {
         for await (const chunk of chunks) await writer.emit(chunk.event, chunk.data);
       };
       // LangGraph's default: a step does not wait for the checkpoint of the one before.
-      if ((run.durability ?? 'async') === 'async') {
-        await this.application.trailingCheckpoints(run.graph_id, run.thread_id, emitAll);
-      } else {
-        await emitAll();
-      }
+      if ((run.durability ?? 'async') === 'async') await bound.trailing(run.thread_id, emitAll);
+      else await emitAll();
       await writer.flush();
       return { status: 'success', error: null, state: finalState.snapshot() };
     } catch (error) {
@@ -262,31 +224,6 @@ export class RunExecutor {
     };
     await writer.emit('error', failure);
     return { status: 'error', error: failure };
-  }
-
-  /** The run's recorded config, with the user it runs for (kept with the queued run only). */
-  private graphConfig({ payload: run, attempt, caller }: ClaimedRun): JsonObject {
-    const config = run.kwargs.config;
-    const configurable = {
-      ...(config.configurable as JsonObject),
-      ...callerConfigurable(caller),
-    };
-    if (configurable.checkpoint_id === null) delete configurable.checkpoint_id;
-    return {
-      ...config,
-      configurable,
-      metadata: {
-        ...(config.metadata as JsonObject),
-        graph_id: run.graph_id,
-        assistant_id: run.assistant_id,
-        run_attempt: attempt,
-        langgraph_version: this.options.langgraphVersion,
-        langgraph_plan: 'developer',
-        langgraph_host: 'self-hosted',
-        thread_id: run.thread_id,
-        run_id: run.run_id,
-      },
-    };
   }
 
   /** Records how the run ended (`state`: the thread's state after it, when it could be read). */
@@ -329,54 +266,26 @@ export class RunExecutor {
     if (run.kwargs.webhook) {
       void deliverWebhook(
         run.kwargs.webhook,
-        {
-          run_id: run.run_id,
-          thread_id: run.thread_id,
-          assistant_id: run.assistant_id,
-          created_at: run.created_at,
-          metadata: run.metadata,
-          kwargs: run.kwargs,
-          multitask_strategy: run.multitask_strategy,
-          status: outcome.status,
-          error: outcome.error,
-          values: finished.values,
-          run_started_at: startedAt,
-          run_ended_at: finished.finished_at,
-          webhook_sent_at: new Date().toISOString(),
-        },
+        finishedRunWebhookBody(run, finished, startedAt),
         this.logger,
       );
     }
     return end;
   }
 
-  private async threadState(claimed: ClaimedRun): Promise<StateSnapshotLike | undefined> {
-    const run = claimed.payload;
+  /** The thread's state after the run, read back from its checkpoints. */
+  private async threadState(
+    run: ClaimedRun['payload'],
+    bound: RunGraph | GraphNotBound,
+  ): Promise<StateSnapshotLike | undefined> {
+    if (bound instanceof GraphNotBound) return undefined;
     try {
-      // A factory builds the graph of the run's config: the one that wrote the checkpoints.
-      const graph = await this.application.graph(run.graph_id, this.graphConfig(claimed) as never);
-      return (await graph.getState({
-        configurable: { thread_id: run.thread_id },
-      })) as StateSnapshotLike;
+      return (await bound.state(run.thread_id)) as StateSnapshotLike;
     } catch (error) {
       this.logger.warn(
         `The state of thread ${run.thread_id} could not be read: ${describe(error)}`,
       );
       return undefined;
-    }
-  }
-
-  private async beat(claimed: ClaimedRun, halt: (reason: StopReason) => void): Promise<void> {
-    try {
-      const lease = await this.queue.heartbeat(
-        claimed,
-        this.options.workerId,
-        this.options.leaseSeconds,
-      );
-      if (!lease.held) halt({ kind: 'lost_lease' });
-      else if (lease.cancelAction) halt({ kind: 'cancel', action: lease.cancelAction });
-    } catch (error) {
-      this.logger.warn(`Heartbeat of run ${claimed.runId} failed: ${describe(error)}`);
     }
   }
 }

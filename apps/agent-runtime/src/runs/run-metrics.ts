@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Pool } from 'pg';
 import { LATENCY_BUCKETS, metricsRegistry } from '#libs/metrics';
-import { RunObserver, type FinishedRun } from './run-log.js';
+import { RunObserver, type FinishedRun } from '../run-records/run-observers.js';
 import type { RunCreatedData } from '../run-records/run.events.js';
 
 const runsStarted = new Counter({

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RunObserver, type FinishedRun } from './run-log.js';
+import { RunObserver, type FinishedRun } from '../run-records/run-observers.js';
 
 /** One finished run as the tracing endpoint receives it, in `{"runs": [...]}`. */
 export interface RunTrace {

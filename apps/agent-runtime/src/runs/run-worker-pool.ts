@@ -9,7 +9,7 @@ import {
   RUN_WAKE_CHANNEL,
   type RunQueue,
 } from '../run-records/run-queue.js';
-import type { RunSignals } from './run-signals.js';
+import type { RunSignals } from '../run-records/run-signals.js';
 
 export interface RunWorkerPoolOptions {
   readonly workerId: string;

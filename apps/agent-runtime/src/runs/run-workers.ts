@@ -8,9 +8,9 @@ import { EventStore } from '#libs/event-store';
 import { Application } from '../application/application.js';
 import { RunQueue } from '../run-records/run-queue.js';
 import { RunExecutor } from './run-executor.js';
-import { RunObserver } from './run-log.js';
-import { FinishedValuesMemory } from './finished-values-memory.js';
-import { RunSignals } from './run-signals.js';
+import { RunObserver } from '../run-records/run-observers.js';
+import { FinishedValuesMemory } from '../run-records/finished-values-memory.js';
+import { RunSignals } from '../run-records/run-signals.js';
 import { RunWorkerPool } from './run-worker-pool.js';
 
 /** How this process executes runs; null in an API-only process. */

@@ -1,5 +1,5 @@
 import type { RunCreatedData, RunStatus } from '../run-records/run.events.js';
-import type { RunRow } from './run.entity.js';
+import type { RunRow } from '../run-records/run.entity.js';
 
 export function runResource(row: RunRow) {
   return {

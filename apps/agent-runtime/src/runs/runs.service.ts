@@ -1,4 +1,4 @@
-import { FinishedValuesMemory } from './finished-values-memory.js';
+import { FinishedValuesMemory } from '../run-records/finished-values-memory.js';
 import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
 import { domainEventOf, notFound } from '#libs/domain';
 import { Inject, Injectable } from '@nestjs/common';
@@ -15,13 +15,19 @@ import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { ThreadsService } from '../threads/threads.service.js';
-import { RunEntity } from './run.entity.js';
-import { withLifecycleIds } from './run-event-ids.js';
-import { decideRunLifecycle, foldRunLifecycle, lifecycleFromLast } from './run.decider.js';
-import { ensureRunCreated, recordRunFinished, RunObserver, type RunProgress } from './run-log.js';
+import { RunEntity } from '../run-records/run.entity.js';
+import { withLifecycleIds } from '../run-records/run-event-ids.js';
+import {
+  decideRunLifecycle,
+  foldRunLifecycle,
+  lifecycleFromLast,
+} from '../run-records/run.decider.js';
+import { ensureRunCreated, recordRunFinished } from '../run-records/run-lifecycle-log.js';
+import { RunObserver } from '../run-records/run-observers.js';
+import { type RunProgress } from '../run-records/run-progress.js';
 import { createdRunResource, runResource, type Run } from './run.resource.js';
 import { RunQueue, type QueuedRunStatus } from '../run-records/run-queue.js';
-import { RunSignals } from './run-signals.js';
+import { RunSignals } from '../run-records/run-signals.js';
 import {
   FIRST_CHUNK_POSITION,
   runStream,
@@ -30,15 +36,8 @@ import {
   type RunFinishedData,
 } from '../run-records/run.events.js';
 import type { CreateRunDto, ListRunsDto } from './runs.dto.js';
-import { queuedCallerOf, recordedConfigurable, type RunCaller } from '../auth/run-caller.js';
-import type { Durability } from '../execution/graph-stream.js';
-
-/** `durability`, or the older `checkpoint_during` (false: only at exit), or LangGraph's default. */
-function durabilityOf(body: CreateRunDto): Durability | null {
-  if (body.durability) return body.durability;
-  if (body.checkpoint_during === undefined) return null;
-  return body.checkpoint_during ? 'async' : 'exit';
-}
+import { queuedCallerOf, type RunCaller } from '../auth/run-caller.js';
+import { runCreatedDataOf } from './run-created-data.js';
 
 /** A run whose identity its maker chose (a cron's tick): created at most once, whoever asks. */
 export interface RunIdentity {
@@ -113,54 +112,12 @@ export class RunsService {
     if (threadId === null && !temporary) {
       await this.threads.create(runThreadId, {}, identity ? 'do_nothing' : 'raise', now);
     }
-    const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
-    const runConfig = body.config ?? {};
-    const runConfigurable = (runConfig.configurable ?? {}) as JsonObject;
-    const assistantConfigurable = (assistant.config.configurable ?? {}) as JsonObject;
-    const metadata = body.metadata ?? {};
-    const configurable: JsonObject = {
-      ...assistantConfigurable,
-      ...runConfigurable,
-      run_id: runId,
-      user_id: runConfigurable.user_id ?? assistantConfigurable.user_id ?? null,
-      graph_id: assistant.graph_id,
-      thread_id: runThreadId,
-      assistant_id: assistant.assistant_id,
-      checkpoint_id: typeof checkpointId === 'string' ? checkpointId : null,
-    };
-    const data: RunCreatedData = {
-      run_id: runId,
-      thread_id: runThreadId,
-      assistant_id: assistant.assistant_id,
-      assistant_version: assistant.version,
-      graph_id: assistant.graph_id,
-      metadata,
-      kwargs: {
-        input: body.input ?? null,
-        config: {
-          ...assistant.config,
-          ...runConfig,
-          metadata: { created_by: 'system', ...assistant.metadata, ...metadata },
-          configurable: caller ? recordedConfigurable(configurable, caller) : configurable,
-        },
-        webhook: body.webhook ?? null,
-        temporary,
-        stream_mode: body.stream_mode?.length ? body.stream_mode : ['values'],
-        feedback_keys: body.feedback_keys?.length ? body.feedback_keys : null,
-        interrupt_after: body.interrupt_after ?? null,
-        interrupt_before: body.interrupt_before ?? null,
-      },
-      multitask_strategy: body.multitask_strategy ?? 'reject',
-      command: body.command ?? null,
-      context: { ...assistant.context, ...(body.context ?? {}) },
-      stream_subgraphs: body.stream_subgraphs ?? false,
-      created_at: now,
-      not_before: body.after_seconds
-        ? new Date(Date.parse(now) + body.after_seconds * 1000).toISOString()
-        : null,
-      durability: durabilityOf(body),
-      timeout_seconds: body.timeout_seconds ?? null,
-    };
+    const data = runCreatedDataOf(
+      body,
+      assistant,
+      { runId, threadId: runThreadId, temporary, now },
+      caller,
+    );
     const cancelled = await this.queue.enqueue(data, data.multitask_strategy, {
       once: identity !== undefined,
       caller: queuedCallerOf(caller),

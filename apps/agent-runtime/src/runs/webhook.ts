@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { inProcessFetch } from '../common/in-process-client.js';
 import { isRelativeWebhook } from '../common/webhook-target.js';
+import type { RunCreatedData, RunFinishedData } from '../run-records/run.events.js';
 
 const ATTEMPTS = 3;
 const TIMEOUT_MS = 10_000;
@@ -42,4 +43,27 @@ export async function deliverWebhook(
     }
     await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
   }
+}
+
+/** What the webhook of a finished run is told: the run, how it ended, its final values. */
+export function finishedRunWebhookBody(
+  run: RunCreatedData,
+  finished: RunFinishedData,
+  startedAt: string,
+): Record<string, unknown> {
+  return {
+    run_id: run.run_id,
+    thread_id: run.thread_id,
+    assistant_id: run.assistant_id,
+    created_at: run.created_at,
+    metadata: run.metadata,
+    kwargs: run.kwargs,
+    multitask_strategy: run.multitask_strategy,
+    status: finished.status,
+    error: finished.error,
+    values: finished.values,
+    run_started_at: startedAt,
+    run_ended_at: finished.finished_at,
+    webhook_sent_at: new Date().toISOString(),
+  };
 }

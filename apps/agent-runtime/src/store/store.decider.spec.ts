@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '#libs/event-store';
 import { LOG_START } from '#libs/event-store';
-import { decideStore } from './store.decider.js';
+import { deciderSpecification } from '#libs/domain';
+import { storeDecider, type StoreItemState, type StoreWrite } from './store.decider.js';
 import type { StoreEvent } from './store.events.js';
 import { storeProjection } from './store.projection.js';
 import type { StoreItemRow } from './store-item.entity.js';
@@ -29,6 +30,10 @@ function fold(events: StoreEvent[], row?: StoreItemRow): StoreItemRow | undefine
     row,
   );
 }
+
+/** The decision on a write made at `now`, for the item as given. */
+const decideStore = (write: StoreWrite, item: StoreItemState | undefined, now: string) =>
+  storeDecider.decide({ ...write, now }, item ?? null);
 
 const put = (ttlMinutes: number | null, now: string): StoreEvent[] =>
   decideStore(
@@ -110,5 +115,45 @@ describe('the store decider, on what the store_items read model cannot hold', ()
 
   it('puts an item whose namespace is just within the bound', () => {
     expect(putOf(['x'.repeat(499), 'y'.repeat(500)], '', {})()).toHaveLength(1);
+  });
+});
+
+describe('one store item as a decider: given its events, when a write, then', () => {
+  const item = deciderSpecification(storeDecider);
+  const key = { namespace: ns, key: 'k' };
+
+  it('refreshes the expiry its last put or refresh set, and nothing without a TTL', () => {
+    item
+      .given([...put(10, T0)])
+      .when({ kind: 'refresh_ttl', ...key, now: at(4) })
+      .then([{ type: 'StoreItemTtlRefreshed', data: { ...key, expires_at: at(14) } }]);
+    item
+      .given([
+        ...put(10, T0),
+        { type: 'StoreItemTtlRefreshed', data: { ...key, expires_at: at(14) } },
+      ])
+      .when({ kind: 'expire', ...key, now: at(12) })
+      .then([]);
+    item
+      .given([...put(null, T0)])
+      .when({ kind: 'refresh_ttl', ...key, now: at(4) })
+      .then([]);
+  });
+
+  it('expires only an item that is there, once its expiry passed', () => {
+    item
+      .given([...put(10, T0)])
+      .when({ kind: 'expire', ...key, now: at(11) })
+      .then([
+        { type: 'StoreItemExpired', data: { ...key, expires_at: at(10), expired_at: at(11) } },
+      ]);
+    const gone = [
+      ...put(10, T0),
+      { type: 'StoreItemDeleted', data: { ...key, deleted_at: at(1) } },
+    ];
+    item
+      .given(gone as StoreEvent[])
+      .when({ kind: 'expire', ...key, now: at(11) })
+      .then([]);
   });
 });

@@ -1,4 +1,4 @@
-import { invalid, requireObject, requireText, type JsonObject } from '#libs/domain';
+import { invalid, requireObject, requireText, type Decider, type JsonObject } from '#libs/domain';
 import type { StoreEvent, StoreVectors } from './store.events.js';
 
 /** What a write needs to know of the item as it stands (from the read model). */
@@ -7,7 +7,11 @@ export interface StoreItemState {
   readonly expiresAt: string | null;
 }
 
-export type StoreCommand =
+/** A write to one item, at `now`. */
+export type StoreCommand = StoreWrite & { readonly now: string };
+
+/** What is written, whenever it is. */
+export type StoreWrite =
   | {
       readonly kind: 'put';
       readonly namespace: string[];
@@ -54,12 +58,8 @@ function checkItem(namespace: readonly unknown[], key: unknown): void {
  * refreshes and the sweeper depend on the item: an item without TTL is never refreshed, and an
  * item is expired only once its expiry has passed (and only that expiry: see the projection).
  */
-export function decideStore(
-  command: StoreCommand,
-  item: StoreItemState | undefined,
-  now: string,
-): StoreEvent[] {
-  const { namespace, key } = command;
+function decideStore(command: StoreCommand, item: StoreItemState | null): StoreEvent[] {
+  const { namespace, key, now } = command;
   switch (command.kind) {
     case 'put':
       checkItem(namespace, key);
@@ -95,3 +95,30 @@ export function decideStore(
       ];
   }
 }
+
+/** What the item's own events leave of it: its TTL and expiry; null once deleted or expired. */
+function evolveStoreItem(item: StoreItemState | null, event: StoreEvent): StoreItemState | null {
+  switch (event.type) {
+    case 'StoreItemPut': {
+      const { ttl_minutes: ttlMinutes, put_at: putAt } = event.data;
+      return { ttlMinutes, expiresAt: expiryOf(putAt, ttlMinutes) };
+    }
+    case 'StoreItemDeleted':
+      return null;
+    case 'StoreItemTtlRefreshed':
+      return item && { ...item, expiresAt: event.data.expires_at };
+    case 'StoreItemExpired':
+      // Written or refreshed since the sweeper looked: another expiry, and the item stays.
+      return item?.expiresAt === event.data.expires_at ? null : item;
+  }
+}
+
+/**
+ * One store item as a decider. The service decides on the item as the read model holds it (a
+ * namespace's stream holds all its items), so `evolve` serves the specs and any fold of one item.
+ */
+export const storeDecider: Decider<StoreItemState | null, StoreCommand, StoreEvent> = {
+  initialState: null,
+  evolve: evolveStoreItem,
+  decide: decideStore,
+};

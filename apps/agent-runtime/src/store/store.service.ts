@@ -8,7 +8,7 @@ import {
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
-import { decideStore, type StoreCommand } from './store.decider.js';
+import { storeDecider, type StoreCommand } from './store.decider.js';
 import type { StoreEvent, StoreVectors } from './store.events.js';
 import { embedItems, textsToEmbed, unitVector, type Embedder } from './store-embeddings.js';
 import { requireValidNamespace, storeItemId, storeStream } from './store-namespace.js';
@@ -70,9 +70,10 @@ export class StoreService {
     const now = new Date().toISOString();
     const commands = unique.map((put, i): StoreCommand =>
       put.value === null
-        ? { kind: 'delete', namespace: put.namespace, key: put.key }
+        ? { kind: 'delete', namespace: put.namespace, key: put.key, now }
         : {
             kind: 'put',
+            now,
             namespace: put.namespace,
             key: put.key,
             value: put.value,
@@ -83,9 +84,7 @@ export class StoreService {
                 : put.ttlMinutes,
           },
     );
-    await this.appendAll(
-      commands.map((command) => [command, decideStore(command, undefined, now)]),
-    );
+    await this.appendAll(commands.map((command) => [command, storeDecider.decide(command, null)]));
   }
 
   async get(
@@ -131,8 +130,8 @@ export class StoreService {
     const now = new Date();
     const due = await this.reads.expired(now, limit);
     const decided = due.map(({ namespace, key, expiresAt }): [StoreCommand, StoreEvent[]] => {
-      const command: StoreCommand = { kind: 'expire', namespace, key };
-      return [command, decideStore(command, { ttlMinutes: null, expiresAt }, now.toISOString())];
+      const command: StoreCommand = { kind: 'expire', namespace, key, now: now.toISOString() };
+      return [command, storeDecider.decide(command, { ttlMinutes: null, expiresAt })];
     });
     return this.appendAll(decided);
   }
@@ -149,8 +148,9 @@ export class StoreService {
           kind: 'refresh_ttl',
           namespace: item.namespace,
           key: item.key,
+          now,
         };
-        return [command, decideStore(command, item, now)];
+        return [command, storeDecider.decide(command, item)];
       }),
     );
   }

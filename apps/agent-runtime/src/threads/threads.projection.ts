@@ -46,25 +46,40 @@ function statusWithoutState(previous: ThreadStatus, inflight: string[]): ThreadS
   return previous === 'busy' ? 'idle' : previous;
 }
 
-export function evolveThreadRow(
+type ThreadOwnEvent = Extract<ThreadProjected, ThreadEvent>;
+type ThreadRunEvent = Exclude<ThreadProjected, ThreadEvent>;
+
+/** A thread's row as it starts: made, or copied from another thread. */
+function newThreadRow(
+  event: Extract<ThreadEvent, { type: 'ThreadCreated' | 'ThreadCopied' }>,
+): ThreadRow {
+  const copied = event.type === 'ThreadCopied' ? event.data : undefined;
+  return {
+    thread_id: event.data.thread_id,
+    created_at: new Date(event.data.created_at),
+    updated_at: new Date(event.data.created_at),
+    metadata: event.data.metadata,
+    status: copied?.status ?? 'idle',
+    config: {},
+    values: copied?.values ?? null,
+    interrupts: copied?.interrupts ?? {},
+    inflight_runs: [],
+    ttl_minutes: null,
+  };
+}
+
+/** What the thread's own events change. */
+function evolveByThreadEvent(
   row: ThreadRow | undefined,
-  event: ThreadProjected,
-  at: Date,
+  event: ThreadOwnEvent,
 ): ThreadRow | undefined {
   switch (event.type) {
     case 'ThreadCreated':
-      return {
-        thread_id: event.data.thread_id,
-        created_at: new Date(event.data.created_at),
-        updated_at: new Date(event.data.created_at),
-        metadata: event.data.metadata,
-        status: 'idle',
-        config: {},
-        values: null,
-        interrupts: {},
-        inflight_runs: [],
-        ttl_minutes: null,
-      };
+    case 'ThreadCopied':
+      return newThreadRow(event);
+    case 'ThreadDeleted':
+    case 'ThreadExpired':
+      return undefined;
     case 'ThreadTtlSet':
       return (
         row && {
@@ -81,22 +96,6 @@ export function evolveThreadRow(
           updated_at: new Date(event.data.updated_at),
         }
       );
-    case 'ThreadDeleted':
-    case 'ThreadExpired':
-      return undefined;
-    case 'ThreadCopied':
-      return {
-        thread_id: event.data.thread_id,
-        created_at: new Date(event.data.created_at),
-        updated_at: new Date(event.data.created_at),
-        metadata: event.data.metadata,
-        status: event.data.status,
-        config: {},
-        values: event.data.values,
-        interrupts: event.data.interrupts,
-        inflight_runs: [],
-        ttl_minutes: null,
-      };
     case 'ThreadStateUpdated':
       return (
         row && {
@@ -107,35 +106,47 @@ export function evolveThreadRow(
           updated_at: new Date(event.data.updated_at),
         }
       );
-    case 'RunCreated': {
-      if (!row) return undefined;
-      const { graph_id, assistant_id, kwargs } = event.data;
-      const metadata: JsonObject = { ...row.metadata, graph_id, assistant_id };
-      return {
-        ...row,
-        status: 'busy',
-        metadata,
-        config: { ...row.config, ...kwargs.config },
-        inflight_runs: [...row.inflight_runs, event.data.run_id],
-        updated_at: at,
-      };
-    }
-    case 'RunFinished': {
-      if (!row) return undefined;
-      const inflight = row.inflight_runs.filter((id) => id !== event.data.run_id);
-      const captured = event.data.state_captured;
-      return {
-        ...row,
-        status: captured
-          ? statusAfterRun(event.data, inflight)
-          : statusWithoutState(row.status, inflight),
-        values: captured ? event.data.values : row.values,
-        interrupts: captured ? event.data.interrupts : row.interrupts,
-        inflight_runs: inflight,
-        updated_at: new Date(event.data.finished_at),
-      };
-    }
   }
+}
+
+/** What a run on the thread changes: busy while it runs, its outcome's state once it ends. */
+function evolveByRunEvent(row: ThreadRow, event: ThreadRunEvent, at: Date): ThreadRow {
+  if (event.type === 'RunCreated') {
+    const { graph_id, assistant_id, kwargs } = event.data;
+    const metadata: JsonObject = { ...row.metadata, graph_id, assistant_id };
+    return {
+      ...row,
+      status: 'busy',
+      metadata,
+      config: { ...row.config, ...kwargs.config },
+      inflight_runs: [...row.inflight_runs, event.data.run_id],
+      updated_at: at,
+    };
+  }
+  const inflight = row.inflight_runs.filter((id) => id !== event.data.run_id);
+  const captured = event.data.state_captured;
+  return {
+    ...row,
+    status: captured
+      ? statusAfterRun(event.data, inflight)
+      : statusWithoutState(row.status, inflight),
+    values: captured ? event.data.values : row.values,
+    interrupts: captured ? event.data.interrupts : row.interrupts,
+    inflight_runs: inflight,
+    updated_at: new Date(event.data.finished_at),
+  };
+}
+
+const isRunEvent = (event: ThreadProjected): event is ThreadRunEvent =>
+  event.type === 'RunCreated' || event.type === 'RunFinished';
+
+export function evolveThreadRow(
+  row: ThreadRow | undefined,
+  event: ThreadProjected,
+  at: Date,
+): ThreadRow | undefined {
+  if (!isRunEvent(event)) return evolveByThreadEvent(row, event);
+  return row && evolveByRunEvent(row, event, at);
 }
 
 /** Runs' outcomes with their final values whole (the log may keep them as a delta). */

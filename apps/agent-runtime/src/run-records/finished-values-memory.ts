@@ -2,7 +2,7 @@ import type { JsonValue } from '#libs/event-store';
 import type { DeltaChain } from '../common/delta-chain.js';
 import { isJsonObject } from '../common/json-object.js';
 import { jsonTextLength } from '../common/json-text-length.js';
-import type { FinishedValues } from '../run-records/values-chunk-delta.js';
+import type { FinishedValues } from './values-chunk-delta.js';
 
 /** About the JSON text kept over all threads; least recently finished threads go first. */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Projection, RecordedEvent } from '#libs/event-store';
-import type { RunEvent } from '../run-records/run.events.js';
+import type { RunEvent } from './run.events.js';
 import { RunEntity, type RunRow } from './run.entity.js';
 
 type RunProjected = Exclude<RunEvent, { type: 'RunStepEmitted' }>;

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { uuidv7, type EventStore, type EventToAppend, type JsonValue } from '#libs/event-store';
-import { runStream } from '../run-records/run.events.js';
-import { ValuesChunkEncoder, type FinishedValues } from '../run-records/values-chunk-delta.js';
+import { runStream } from './run.events.js';
+import { ValuesChunkEncoder, type FinishedValues } from './values-chunk-delta.js';
 
 /** Chunks waiting beyond this make the producer wait for the log to catch up. */
 const HIGH_WATER_MARK = 5_000;

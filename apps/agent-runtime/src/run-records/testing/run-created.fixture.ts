@@ -1,4 +1,4 @@
-import type { RunCreatedData } from '../../run-records/run.events.js';
+import type { RunCreatedData } from '../run.events.js';
 
 /** A run as `RunCreated` records it, for the specs of what folds it. */
 export const runCreatedFixture = {

@@ -1,4 +1,4 @@
-import type { RunProgress } from './run-log.js';
+import type { RunProgress } from './run-progress.js';
 
 /** Runs recorded here and not yet started here: a run another process starts is dropped in time. */
 const MAX_RECORDED_RUNS = 1_000;

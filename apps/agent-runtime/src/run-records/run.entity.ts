@@ -1,6 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject } from '#libs/event-store';
-import type { MultitaskStrategy, RunKwargs, RunStatus } from '../run-records/run.events.js';
+import type { MultitaskStrategy, RunKwargs, RunStatus } from './run.events.js';
 
 export interface RunRow {
   run_id: string;

@@ -1,5 +1,5 @@
-import { conflict, notFound } from '#libs/domain';
-import type { RunCreatedData, RunEvent, RunFinishedData } from '../run-records/run.events.js';
+import { conflict, notFound, type Decider } from '#libs/domain';
+import type { RunCreatedData, RunEvent, RunFinishedData } from './run.events.js';
 
 /** Where a run is in its life, as its stream says. */
 export interface RunLifecycle {
@@ -150,3 +150,10 @@ export function decideRunLifecycle(
 function deleted(runId: string, threadId: string, at: string): RunLifecycleEvent {
   return { type: 'RunDeleted', data: { run_id: runId, thread_id: threadId, deleted_at: at } };
 }
+
+/** A run's life as a decider: its lifecycle folded from its stream, its commands decided on it. */
+export const runDecider: Decider<RunLifecycle, RunLifecycleCommand, RunEvent> = {
+  initialState: initialRunLifecycle,
+  evolve: evolveRunLifecycle,
+  decide: decideRunLifecycle,
+};

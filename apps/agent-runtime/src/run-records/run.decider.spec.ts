@@ -1,13 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError } from '#libs/domain';
-import {
-  decideRunLifecycle,
-  evolveRunLifecycle,
-  initialRunLifecycle,
-  lifecycleFromLast,
-  type RunLifecycleCommand,
-} from './run.decider.js';
-import type { RunEvent, RunFinishedData } from '../run-records/run.events.js';
+import { deciderSpecification } from '#libs/domain';
+import { lifecycleFromLast, runDecider, type RunLifecycleCommand } from './run.decider.js';
+import type { RunEvent, RunFinishedData } from './run.events.js';
 import { runCreatedFixture } from './testing/run-created.fixture.js';
 
 const created = runCreatedFixture;
@@ -39,32 +33,34 @@ const finish = (attempt: number, alsoDelete = false): RunLifecycleCommand => ({
   alsoDelete,
 });
 
-/** Given the commands already decided, when `command` is decided: its events, or its error. */
-function given(...history: RunLifecycleCommand[]) {
-  const state = history.reduce(
-    (current, command) =>
-      decideRunLifecycle(command, current).reduce(
-        (next, event) => evolveRunLifecycle(next, event),
-        current,
-      ),
-    initialRunLifecycle,
-  );
+const run = deciderSpecification(runDecider);
+
+/** The events that the commands decide, each on the state the ones before it left. */
+function history(commands: readonly RunLifecycleCommand[]): RunEvent[] {
+  const events: RunEvent[] = [];
+  let state = runDecider.initialState;
+  for (const command of commands) {
+    const decided = runDecider.decide(command, state);
+    state = decided.reduce((folded, event) => runDecider.evolve(folded, event), state);
+    events.push(...decided);
+  }
+  return events;
+}
+
+/** Given the commands already decided, when `command` is decided: its events, or its refusal. */
+function given(...commands: RunLifecycleCommand[]) {
+  const before = run.given(history(commands));
   return {
-    when: (command: RunLifecycleCommand) => ({
-      thenTypes: () => decideRunLifecycle(command, state).map((event) => event.type),
-      thenEvents: () => decideRunLifecycle(command, state),
-      thenRefused: (status: 'conflict' | 'not_found', message: RegExp) => {
-        let error: unknown;
-        try {
-          decideRunLifecycle(command, state);
-        } catch (caught) {
-          error = caught;
-        }
-        expect(error).toBeInstanceOf(DomainError);
-        expect(error).toMatchObject({ code: status });
-        expect((error as Error).message).toMatch(message);
-      },
-    }),
+    when: (command: RunLifecycleCommand) => {
+      const decision = before.when(command);
+      return {
+        thenTypes: () => decision.events().map((event) => event.type),
+        thenEvents: () => decision.events(),
+        thenRefused: (code: 'conflict' | 'not_found', message: RegExp) => {
+          decision.thenFails(code, message);
+        },
+      };
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { progressOf } from './run-log.js';
+import { progressOf } from './run-progress.js';
 
 describe('progressOf', () => {
   it('carries on after the last event and the last chunk, with the request that created the run', () => {

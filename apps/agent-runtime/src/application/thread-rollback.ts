@@ -1,5 +1,3 @@
-import type { Application } from '../application/application.js';
-
 interface CheckpointTuple {
   config: { configurable?: Record<string, unknown> };
   checkpoint: Record<string, unknown>;
@@ -19,6 +17,12 @@ interface Saver {
   ): Promise<unknown>;
 }
 
+/** The checkpointer and checkpoint library of the graph that ran. */
+export interface RollbackCheckpoints {
+  readonly saver: Saver;
+  readonly library: Library;
+}
+
 interface Library {
   uuid6(clockseq: number): string;
   emptyCheckpoint(): Record<string, unknown>;
@@ -31,15 +35,10 @@ interface Library {
  * empty one). The run's own checkpoints stay in the history, as everything stays in the log.
  */
 export async function rollBackThread(
-  application: Application,
-  graphId: string,
+  { saver, library }: RollbackCheckpoints,
   threadId: string,
   runId: string,
 ): Promise<void> {
-  const { saver, library } = (await application.checkpoints(graphId)) as unknown as {
-    saver: Saver;
-    library: Library;
-  };
   let latest: CheckpointTuple | undefined;
   let before: CheckpointTuple | undefined;
   for await (const tuple of saver.list({

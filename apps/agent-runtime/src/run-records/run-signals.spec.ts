@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { initialRunLifecycle } from './run.decider.js';
-import type { RunProgress } from './run-log.js';
+import type { RunProgress } from './run-progress.js';
 import { RunSignals } from './run-signals.js';
 
 const progress: RunProgress = {
