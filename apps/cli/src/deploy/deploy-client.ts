@@ -180,10 +180,10 @@ export class DeployClient {
     return this.request('GET', this.logsPath(id, revisionId), { query: { type } });
   }
 
-  /** The log lines kept so far, then new ones as they are written, until `signal` aborts. */
   /**
-   * Follows a revision's logs, or the deployment's (no revision named): then a new revision's
-   * lines come after it is announced.
+   * The log lines kept so far, then new ones as they are written, until `signal` aborts: a
+   * revision's, or the deployment's (no revision named), where a new revision's lines come after
+   * it is announced.
    */
   async *followLogs(
     id: string,
