@@ -17,11 +17,7 @@ import { RunsService } from './runs/runs.service.js';
 import { RunWaits } from './runs/run-waits.js';
 import { HttpDrain } from '#libs/http';
 import { CronsController } from './crons/crons.controller.js';
-import { OwnedResources } from './common/owned-resources.js';
-import { CronsService } from './crons/crons.service.js';
-import { CronRemoval } from './crons/cron-removal.js';
-import { CronCommands } from './crons/cron-commands.js';
-import { CRON_POLL_INTERVAL_MS, CronScheduler } from './crons/cron.scheduler.js';
+import { cronProviders } from './crons/cron.providers.js';
 import { StoreController } from './store/store.controller.js';
 import { ProtocolController } from './protocol/protocol.controller.js';
 import { ProtocolCommands } from './protocol/protocol-commands.js';
@@ -104,12 +100,7 @@ export class RuntimeModule {
         SocketTickets,
         { provide: STORE_SWEEP_SECONDS, useValue: parts.storeSweepSeconds ?? 60 },
         ...STORE_PROVIDERS,
-        CronsService,
-        CronCommands,
-        CronRemoval,
-        { provide: OwnedResources, useExisting: CronRemoval },
-        { provide: CRON_POLL_INTERVAL_MS, useValue: (parts.cronPollSeconds ?? 5) * 1000 },
-        CronScheduler,
+        ...cronProviders(parts.cronPollSeconds ?? 5),
         { provide: RELOAD_ON_CHANGE, useValue: parts.reloadOnChange },
         SourceReloader,
         RequestAuthorization,

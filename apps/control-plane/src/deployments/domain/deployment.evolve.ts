@@ -1,4 +1,4 @@
-import type { DeploymentEvent } from './deployment.events.js';
+import type { DeploymentEvent, RevisionCreatedData } from './deployment.events.js';
 import { type DeploymentState, type RevisionState } from './deployment.state.js';
 import {
   EMPTY_SOURCE_CONFIG,
@@ -71,30 +71,33 @@ const REVISION_EVENTS: ReadonlySet<string> = new Set<RevisionEvent['type']>([
 const isRevisionEvent = (event: DeploymentEvent): event is RevisionEvent =>
   REVISION_EVENTS.has(event.type);
 
+/** A new revision, queued: the deployment's settings become the revision's. */
+function revisionCreated(state: DeploymentState, data: RevisionCreatedData): DeploymentState {
+  return {
+    ...state,
+    source_config: { ...state.source_config, resource_spec: data.resource_spec },
+    source_revision_config: data.source_revision_config,
+    secrets: data.secrets,
+    latest_revision_id: data.revision_id,
+    updated_at: data.created_at,
+    revisions: [
+      ...state.revisions,
+      {
+        ...data,
+        status: 'QUEUED',
+        status_message: queuedMessage(state, data.source),
+        updated_at: data.created_at,
+        requested_at_position: state.version,
+      },
+    ],
+  };
+}
+
 /** What an event about one of its revisions changes. */
 function evolveRevisionEvent(state: DeploymentState, event: RevisionEvent): DeploymentState {
   switch (event.type) {
-    case 'RevisionCreated': {
-      const { data } = event;
-      return {
-        ...state,
-        source_config: { ...state.source_config, resource_spec: data.resource_spec },
-        source_revision_config: data.source_revision_config,
-        secrets: data.secrets,
-        latest_revision_id: data.revision_id,
-        updated_at: data.created_at,
-        revisions: [
-          ...state.revisions,
-          {
-            ...data,
-            status: 'QUEUED',
-            status_message: queuedMessage(state, data.source),
-            updated_at: data.created_at,
-            requested_at_position: state.version,
-          },
-        ],
-      };
-    }
+    case 'RevisionCreated':
+      return revisionCreated(state, event.data);
     case 'RevisionStatusChanged':
       return {
         ...state,
