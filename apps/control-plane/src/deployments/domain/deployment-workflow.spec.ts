@@ -10,12 +10,14 @@ import {
   given,
   LATER,
   patch,
+  provisioned,
+  PROVISIONED_PORT,
   revisionStatus,
   TENANT_ID,
   then,
 } from './testing/deployment-decider.fixtures.js';
 
-const PORT = 4100;
+const PORT = PROVISIONED_PORT;
 const idle: DeploymentFacts = {
   rolling: false,
   portOpen: true,
@@ -26,16 +28,6 @@ const idle: DeploymentFacts = {
 };
 
 const fresh = (): DeploymentEvent[] => created(createGitHost());
-
-function provisioned(history: DeploymentEvent[] = fresh()): DeploymentEvent[] {
-  return then(history, {
-    kind: 'provisioned',
-    custom_url: `http://127.0.0.1:${PORT}`,
-    port: PORT,
-    database: 'berth_deployment_1',
-    now: LATER,
-  });
-}
 
 function withStatus(history: DeploymentEvent[], ...statuses: RevisionStatus[]): DeploymentEvent[] {
   return [...history, ...statuses.map((status) => revisionStatus(FIRST_REVISION_ID, status))];

@@ -11,14 +11,12 @@ import {
   type WorkResult,
 } from './revision-workflow.js';
 import {
-  createGitHost,
-  created,
   FIRST_REVISION_ID,
   given,
   LATER,
   patch,
+  provisioned,
   revisionStatus,
-  then,
 } from './testing/deployment-decider.fixtures.js';
 
 const REV = FIRST_REVISION_ID;
@@ -27,14 +25,7 @@ const record = (state: DeploymentState, events: readonly DeploymentEvent[]): Dep
   events.reduce((folded, event) => recorder.evolve(folded, event), state);
 
 function queued(...statuses: RevisionStatus[]): DeploymentState {
-  const history: DeploymentEvent[] = then(created(createGitHost()), {
-    kind: 'provisioned',
-    custom_url: 'http://127.0.0.1:4100',
-    port: 4100,
-    database: 'berth_deployment_1',
-    now: LATER,
-  });
-  return given([...history, ...statuses.map((status) => revisionStatus(REV, status))]);
+  return given([...provisioned(), ...statuses.map((status) => revisionStatus(REV, status))]);
 }
 
 const status = (to: RevisionStatus, message: string | null = null) => ({

@@ -50,8 +50,21 @@ function status(revisionId: string, to: RevisionStatus, now: string, message?: s
   return command;
 }
 
+/** The statuses a rollout works on; the others are done, or not this listener's to start. */
+const IN_PROGRESS = [
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  'AWAITING_DEPLOY',
+  'DEPLOYING',
+] as const;
+type InProgress = (typeof IN_PROGRESS)[number];
+
+const inProgress = (status: RevisionStatus): status is InProgress =>
+  (IN_PROGRESS as readonly RevisionStatus[]).includes(status);
+
 /** Where a rollout begins: from the revision's status as the log has it, this rollout's or not. */
-function firstStep(revisionId: string, current: RevisionStatus, facts: RolloutFacts): RevisionStep {
+function firstStep(revisionId: string, current: InProgress, facts: RolloutFacts): RevisionStep {
   const { built, now } = facts;
   switch (current) {
     case 'QUEUED':
@@ -91,15 +104,6 @@ function firstStep(revisionId: string, current: RevisionStatus, facts: RolloutFa
         commands: [status(revisionId, 'AWAITING_DEPLOY', now, DEPLOY_AGAIN)],
         note: { phase: 'deploy', line: DEPLOY_AGAIN },
       };
-    case 'CREATING':
-    case 'DEPLOYED':
-    case 'CREATE_FAILED':
-    case 'BUILD_FAILED':
-    case 'DEPLOY_FAILED':
-    case 'SKIPPED':
-    case 'INTERRUPTED':
-    case 'UNKNOWN':
-      return FINISH;
   }
 }
 
@@ -111,27 +115,23 @@ export function nextRevisionStep(
 ): RevisionStep {
   const revision = findRevision(state, revisionId);
   if (!revision) return FINISH;
-  if (facts.taken.length === 0) return firstStep(revisionId, revision.status, facts);
-  switch (revision.status) {
+  const { status: current } = revision;
+  const { taken } = facts;
+  if (current === 'DEPLOYED') {
+    return taken.includes('deploy') && !taken.includes('retire') ? { kind: 'retire' } : FINISH;
+  }
+  if (!inProgress(current)) return FINISH;
+  if (taken.length === 0) return firstStep(revisionId, current, facts);
+  switch (current) {
     case 'BUILDING':
-      return facts.taken.includes('build') ? FINISH : { kind: 'build' };
+      return taken.includes('build') ? FINISH : { kind: 'build' };
     case 'AWAITING_DEPLOY':
       return { kind: 'record', commands: [status(revisionId, 'DEPLOYING', facts.now)] };
     case 'DEPLOYING':
-      return facts.taken.includes('deploy') ? FINISH : { kind: 'deploy' };
-    case 'DEPLOYED':
-      return facts.taken.includes('deploy') && !facts.taken.includes('retire')
-        ? { kind: 'retire' }
-        : FINISH;
-    case 'CREATING':
+      return taken.includes('deploy') ? FINISH : { kind: 'deploy' };
     case 'QUEUED':
     case 'AWAITING_BUILD':
-    case 'CREATE_FAILED':
-    case 'BUILD_FAILED':
-    case 'DEPLOY_FAILED':
-    case 'SKIPPED':
-    case 'INTERRUPTED':
-    case 'UNKNOWN':
+      // Moved past by the first step: another writer moved it back, which is not this rollout's.
       return FINISH;
   }
 }

@@ -163,3 +163,18 @@ export function expectDomainError(
     message: expect.stringMatching(message),
   });
 }
+
+export const PROVISIONED_PORT = 4100;
+
+/** A git_host deployment created and given its database and port, its first revision queued. */
+export function provisioned(
+  history: DeploymentEvent[] = created(createGitHost()),
+): DeploymentEvent[] {
+  return then(history, {
+    kind: 'provisioned',
+    custom_url: `http://127.0.0.1:${PROVISIONED_PORT}`,
+    port: PROVISIONED_PORT,
+    database: 'berth_deployment_1',
+    now: LATER,
+  });
+}
