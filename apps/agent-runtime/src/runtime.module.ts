@@ -1,10 +1,10 @@
 import { MetricsController } from '#libs/metrics';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
 import { Application } from './application/application.js';
 import { AssistantsController } from './assistants/assistants.controller.js';
-import { AssistantGraphs } from './assistants/assistant-graphs.service.js';
-import { AssistantsService } from './assistants/assistants.service.js';
+import { ASSISTANT_PROVIDERS } from './assistants/assistant.providers.js';
 import { AuthorizationInterceptor } from './authorization/authorization.interceptor.js';
 import { RequestAuthorization } from './authorization/request-authorization.js';
 import { AuthorizedThreadCopy } from './authorization/thread-copy-admission.js';
@@ -35,7 +35,6 @@ import { UiController } from './ui/ui.controller.js';
 import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads/threads.service.js';
 
 import { PersistenceModule, type Persistence } from '#libs/persistence';
-import { DefaultAssistants } from './assistants/default-assistants.js';
 import { RELOAD_ON_CHANGE, SourceReloader } from './reload/source-reloader.js';
 import { RuntimeCoreModule, type RuntimeCore } from './runtime-core.module.js';
 import { RunWorkersModule } from './runs/run-workers.module.js';
@@ -60,6 +59,7 @@ export class RuntimeModule {
     return {
       module: RuntimeModule,
       imports: [
+        CqrsModule.forRoot(),
         PersistenceModule.forRoot(parts.persistence),
         RuntimeCoreModule.forRoot(parts),
         RunWorkersModule.forRoot(parts.runWorkers),
@@ -76,9 +76,7 @@ export class RuntimeModule {
         UiController,
       ],
       providers: [
-        AssistantsService,
-        AssistantGraphs,
-        DefaultAssistants,
+        ...ASSISTANT_PROVIDERS,
         ThreadsService,
         {
           provide: DEFAULT_THREAD_TTL_MINUTES,

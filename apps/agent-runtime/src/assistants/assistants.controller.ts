@@ -30,7 +30,12 @@ import {
   SetLatestVersionDto,
   UpdateAssistantDto,
 } from './assistants.dto.js';
+import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsService } from './assistants.service.js';
+import { CreateAssistant } from './create-assistant/create-assistant.command.js';
+import { DeleteAssistant } from './delete-assistant/delete-assistant.command.js';
+import { SetLatestVersion } from './set-latest-version/set-latest-version.command.js';
+import { UpdateAssistant } from './update-assistant/update-assistant.command.js';
 import { IdPipe } from '../common/id.pipe.js';
 
 const now = (): string => new Date().toISOString();
@@ -40,6 +45,7 @@ export class AssistantsController {
   constructor(
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
+    @Inject(CommandBus) private readonly commands: CommandBus,
   ) {}
 
   @Returns('Assistant')
@@ -48,12 +54,8 @@ export class AssistantsController {
   @HttpCode(200)
   create(@Body() body: CreateAssistantDto): Promise<Assistant> {
     const { graph_id, assistant_id, if_exists, ...fields } = body;
-    return this.assistants.create(
-      assistant_id ?? uuidv7(),
-      graph_id,
-      fields,
-      if_exists ?? 'raise',
-      now(),
+    return this.commands.execute(
+      new CreateAssistant(assistant_id ?? uuidv7(), graph_id, fields, if_exists ?? 'raise', now()),
     );
   }
 
@@ -125,7 +127,7 @@ export class AssistantsController {
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: UpdateAssistantDto,
   ): Promise<Assistant> {
-    return this.assistants.update(assistantId, body, now());
+    return this.commands.execute(new UpdateAssistant(assistantId, body, now()));
   }
 
   @ReturnsNothing()
@@ -136,7 +138,9 @@ export class AssistantsController {
     @Param('assistantId', IdPipe) assistantId: string,
     @Query() query: DeleteAssistantQueryDto,
   ): Promise<void> {
-    await this.assistants.remove(assistantId, now(), query.delete_threads === 'true');
+    await this.commands.execute(
+      new DeleteAssistant(assistantId, now(), query.delete_threads === 'true'),
+    );
   }
 
   @Returns('Assistant')
@@ -147,7 +151,7 @@ export class AssistantsController {
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: SetLatestVersionDto,
   ): Promise<Assistant> {
-    return this.assistants.setLatest(assistantId, body.version, now());
+    return this.commands.execute(new SetLatestVersion(assistantId, body.version, now()));
   }
 
   @Returns(listOf('AssistantVersion'))

@@ -1,30 +1,22 @@
-import { OwnedResources } from '../common/owned-resources.js';
-import { ThreadsService } from '../threads/threads.service.js';
+import { AssistantCommands } from './assistant-commands.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { refuseFailedGraph, requireServedGraph } from '../common/graph-availability.js';
+import { refuseFailedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { AggregateCommands, EventStore, foldStream, type JsonObject } from '#libs/event-store';
+import { EventStore, foldStream, type JsonObject } from '#libs/event-store';
 import { notFound } from '#libs/domain';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { selectFields } from '../common/select-fields.js';
 import { defaultAssistantId, isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
-import {
-  activeVersion,
-  assistantDecider,
-  type AssistantCommand,
-  type AssistantFields,
-  type AssistantState,
-} from './assistant.decider.js';
+import { activeVersion, assistantDecider, type AssistantState } from './assistant.decider.js';
 import { AssistantEntity, type AssistantRow } from './assistant.entity.js';
-import { assistantStream, type AssistantEvent } from './assistant.events.js';
+import { assistantStream } from './assistant.events.js';
 import {
   assistantResource,
   assistantVersionResource,
   type Assistant,
   type AssistantVersion,
 } from './assistant.resource.js';
-import { rowOf } from './assistants.projection.js';
 import type { ListVersionsDto, SearchAssistantsDto } from './assistants.dto.js';
 
 export interface ResolvedAssistant {
@@ -38,52 +30,13 @@ export interface ResolvedAssistant {
 
 @Injectable()
 export class AssistantsService {
-  private readonly assistantCommands: AggregateCommands<
-    AssistantState,
-    AssistantCommand,
-    AssistantEvent
-  >;
-
   constructor(
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
     @Inject(GraphCatalog) private readonly graphs: GraphCatalog,
-    @Inject(OwnedResources) private readonly owned: OwnedResources,
-    @Inject(ThreadsService) private readonly threads: ThreadsService,
-  ) {
-    this.assistantCommands = new AggregateCommands({
-      store,
-      decider: assistantDecider,
-      streamOf: assistantStream,
-    });
-  }
-
-  /** Deletes the assistant and what it owns (its crons), and if asked the threads made through it. */
-  async remove(assistantId: string, now: string, withThreads: boolean): Promise<void> {
-    await this.delete(assistantId, now);
-    await this.owned.deleteOf({ assistantId }, now);
-    if (withThreads) await this.threads.deleteCreatedThrough(assistantId, now);
-  }
-
-  async create(
-    assistantId: string,
-    graphId: string,
-    fields: AssistantFields,
-    ifExists: 'raise' | 'do_nothing',
-    now: string,
-  ): Promise<Assistant> {
-    requireServedGraph(this.graphs, graphId);
-    const state = await this.execute(assistantId, {
-      kind: 'create',
-      assistant_id: assistantId,
-      graph_id: graphId,
-      fields,
-      if_exists: ifExists,
-      now,
-    });
-    return this.resource(state);
-  }
+    @Inject(AssistantCommands) private readonly commands: AssistantCommands,
+  ) {}
 
   /**
    * Each graph's default assistant, at the id that the interface's platform gives it, created
@@ -94,7 +47,7 @@ export class AssistantsService {
   async ensureDefaults(now: string): Promise<void> {
     for (const graphId of this.graphs.graphIds()) {
       const { config, context } = this.graphs.defaultAssistant(graphId);
-      await this.execute(defaultAssistantId(graphId), {
+      await this.commands.handle(defaultAssistantId(graphId), {
         kind: 'create',
         assistant_id: defaultAssistantId(graphId),
         graph_id: graphId,
@@ -103,19 +56,6 @@ export class AssistantsService {
         now,
       });
     }
-  }
-
-  async update(assistantId: string, fields: AssistantFields, now: string): Promise<Assistant> {
-    if (fields.graph_id !== undefined) requireServedGraph(this.graphs, fields.graph_id);
-    return this.resource(await this.execute(assistantId, { kind: 'update', fields, now }));
-  }
-
-  async setLatest(assistantId: string, version: number, now: string): Promise<Assistant> {
-    return this.resource(await this.execute(assistantId, { kind: 'set_latest', version, now }));
-  }
-
-  async delete(assistantId: string, now: string): Promise<void> {
-    await this.execute(assistantId, { kind: 'delete', now });
   }
 
   async get(assistantId: string): Promise<Assistant> {
@@ -197,10 +137,6 @@ export class AssistantsService {
     return (await foldStream(this.store, assistantStream(assistantId), assistantDecider)).state;
   }
 
-  private async execute(assistantId: string, command: AssistantCommand): Promise<AssistantState> {
-    return (await this.assistantCommands.handle(assistantId, command)).state;
-  }
-
   private async row(assistantId: string): Promise<AssistantRow> {
     if (!isUuid(assistantId)) throw notFound('Assistant not found');
     await this.freshness.catchUp('assistants');
@@ -209,12 +145,6 @@ export class AssistantsService {
       .findOneBy({ assistant_id: assistantId });
     if (!row) throw notFound('Assistant not found');
     return row;
-  }
-
-  private resource(state: AssistantState): Assistant {
-    const row = rowOf(state);
-    if (!row) throw notFound('Assistant not found');
-    return assistantResource(row);
   }
 }
 

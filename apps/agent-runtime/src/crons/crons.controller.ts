@@ -14,7 +14,11 @@ import type { FastifyRequest } from 'fastify';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { CountCronsDto, CreateCronDto, SearchCronsDto, UpdateCronDto } from './crons.dto.js';
+import { CommandBus } from '@nestjs/cqrs';
 import { CronsService } from './crons.service.js';
+import { CreateCron } from './create-cron/create-cron.command.js';
+import { DeleteCron } from './delete-cron/delete-cron.command.js';
+import { UpdateCron } from './update-cron/update-cron.command.js';
 import type { Cron } from './cron.resource.js';
 
 const now = (): string => new Date().toISOString();
@@ -27,14 +31,17 @@ function userOf(request: FastifyRequest): string | null {
 
 @Controller()
 export class CronsController {
-  constructor(@Inject(CronsService) private readonly crons: CronsService) {}
+  constructor(
+    @Inject(CronsService) private readonly crons: CronsService,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
 
   @Returns('Cron')
   @AuthEvent('crons:create')
   @Post('runs/crons')
   @HttpCode(200)
   create(@Body() body: CreateCronDto, @Req() request: FastifyRequest): Promise<Cron> {
-    return this.crons.create(null, body, userOf(request), now());
+    return this.commands.execute(new CreateCron(null, body, userOf(request), now()));
   }
 
   @Returns('Cron')
@@ -46,7 +53,7 @@ export class CronsController {
     @Body() body: CreateCronDto,
     @Req() request: FastifyRequest,
   ): Promise<Cron> {
-    return this.crons.create(threadId, body, userOf(request), now());
+    return this.commands.execute(new CreateCron(threadId, body, userOf(request), now()));
   }
 
   @Returns(listOf('Cron'))
@@ -69,7 +76,7 @@ export class CronsController {
   @AuthEvent('crons:update')
   @Patch('runs/crons/:cronId')
   update(@Param('cronId', IdPipe) cronId: string, @Body() body: UpdateCronDto): Promise<Cron> {
-    return this.crons.update(cronId, body, now());
+    return this.commands.execute(new UpdateCron(cronId, body, now()));
   }
 
   @ReturnsNothing()
@@ -77,6 +84,6 @@ export class CronsController {
   @Delete('runs/crons/:cronId')
   @HttpCode(204)
   async delete(@Param('cronId', IdPipe) cronId: string): Promise<void> {
-    await this.crons.delete(cronId, now());
+    await this.commands.execute(new DeleteCron(cronId, now()));
   }
 }

@@ -1,31 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { uuidv7, type JsonObject } from '#libs/event-store';
 import { DomainError, notFound } from '#libs/domain';
 import { ReadModelFreshness } from '#libs/persistence';
-import { AssistantsService } from '../assistants/assistants.service.js';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { cronCaller } from '../auth/run-caller.js';
 import type { CreateRunDto } from '../runs/runs.dto.js';
 import { RunsService } from '../runs/runs.service.js';
-import { ThreadsService } from '../threads/threads.service.js';
-import type { CronCommand } from './cron.decider.js';
 import { CronCommands } from './cron-commands.js';
 import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
-import type { CronCreatedData, CronSettings } from './cron.events.js';
 import { cronResource, type Cron } from './cron.resource.js';
 import { CronSchedule } from './cron-schedule.js';
-import {
-  CRON_FIELDS,
-  type CountCronsDto,
-  type CreateCronDto,
-  type SearchCronsDto,
-  type UpdateCronDto,
-} from './crons.dto.js';
-import { evolveCronRow } from './crons.projection.js';
-import { PAYLOAD_FIELDS, runPayloadOf, scheduleOf, tickIdentity } from './cron-request.js';
+import { CRON_FIELDS, type CountCronsDto, type SearchCronsDto } from './crons.dto.js';
+import { tickIdentity } from './cron-request.js';
 
 /** A fired tick whose run is not in the runs read model this long after is made again (once). */
 const RECOVERY_WINDOW_MS = 2 * 60_000;
@@ -39,77 +27,9 @@ export class CronsService {
     @Inject(CronCommands) private readonly crons: CronCommands,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
-    @Inject(AssistantsService) private readonly assistants: AssistantsService,
-    @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(RunsService) private readonly runs: RunsService,
     @Inject(CronRemoval) private readonly removal: CronRemoval,
   ) {}
-
-  async create(
-    threadId: string | null,
-    body: CreateCronDto,
-    userId: string | null,
-    now: string,
-  ): Promise<Cron> {
-    scheduleOf(body.schedule, body.timezone);
-    const assistant = await this.assistants.resolve(body.assistant_id);
-    if (threadId !== null && !(await this.threads.exists(threadId))) {
-      throw notFound(`Thread ${threadId} not found`);
-    }
-    const payload = runPayloadOf(body);
-    const cronId = uuidv7();
-    const cron: Omit<CronCreatedData, 'next_run_date'> = {
-      cron_id: cronId,
-      assistant_id: assistant.assistant_id,
-      thread_id: threadId,
-      schedule: body.schedule,
-      timezone: body.timezone ?? null,
-      end_time: body.end_time ? new Date(body.end_time).toISOString() : null,
-      enabled: body.enabled ?? true,
-      on_run_completed: threadId === null ? (body.on_run_completed ?? 'delete') : null,
-      payload,
-      metadata: body.metadata ?? {},
-      user_id: userId,
-      created_at: now,
-    };
-    const { events } = await this.crons.handle(cronId, { kind: 'create', cron });
-    const [created] = events;
-    const row = created && evolveCronRow(undefined, created);
-    if (!row) throw new Error('CronCreated was not decided');
-    return cronResource(row);
-  }
-
-  async update(cronId: string, body: UpdateCronDto, now: string): Promise<Cron> {
-    const current = await this.row(cronId);
-    if (body.schedule !== undefined || body.timezone !== undefined) {
-      scheduleOf(body.schedule ?? current.schedule, body.timezone ?? current.timezone);
-    }
-    const payload = Object.fromEntries(
-      PAYLOAD_FIELDS.filter((key) => body[key as keyof UpdateCronDto] !== undefined).map((key) => [
-        key,
-        body[key as keyof UpdateCronDto] as JsonObject[string],
-      ]),
-    );
-    const changes: Partial<CronSettings> = {
-      ...(body.schedule === undefined ? {} : { schedule: body.schedule }),
-      ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
-      ...(body.end_time === undefined
-        ? {}
-        : { end_time: body.end_time === null ? null : new Date(body.end_time).toISOString() }),
-      ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
-      ...(body.on_run_completed === undefined || current.thread_id !== null
-        ? {}
-        : { on_run_completed: body.on_run_completed }),
-      ...(Object.keys(payload).length === 0 ? {} : { payload }),
-      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
-    };
-    await this.execute(cronId, { kind: 'update', changes, now });
-    return cronResource(await this.row(cronId));
-  }
-
-  delete(cronId: string, now: string): Promise<void> {
-    return this.removal.delete(cronId, now);
-  }
 
   async get(cronId: string): Promise<Cron> {
     return cronResource(await this.row(cronId));
@@ -221,7 +141,8 @@ export class CronsService {
       .getMany();
   }
 
-  private async row(cronId: string): Promise<CronRow> {
+  /** The cron as the read model has it; 404 for an id that is not a cron's. */
+  async row(cronId: string): Promise<CronRow> {
     if (!isUuid(cronId)) throw notFound('Cron not found');
     await this.freshness.catchUp('crons');
     const row = await this.dataSource.getRepository(CronEntity).findOneBy({ cron_id: cronId });
@@ -239,11 +160,6 @@ export class CronsService {
       builder.andWhere('c.metadata @> :m::jsonb', { m: JSON.stringify(query.metadata) });
     }
     return builder;
-  }
-
-  private async execute(cronId: string, command: CronCommand): Promise<void> {
-    if (!isUuid(cronId)) throw notFound('Cron not found');
-    await this.crons.handle(cronId, command);
   }
 }
 

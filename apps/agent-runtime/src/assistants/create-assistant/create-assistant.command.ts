@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { AssistantFields } from '../assistant.decider.js';
+import type { Assistant } from '../assistant.resource.js';
+
+/** An assistant of a served graph, at the given id (`if_exists`: refuse, or keep the one there). */
+export class CreateAssistant extends Command<Assistant> {
+  constructor(
+    readonly assistantId: string,
+    readonly graphId: string,
+    readonly fields: AssistantFields,
+    readonly ifExists: 'raise' | 'do_nothing',
+    readonly now: string,
+  ) {
+    super();
+  }
+}

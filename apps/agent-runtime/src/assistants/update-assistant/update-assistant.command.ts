@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { AssistantFields } from '../assistant.decider.js';
+import type { Assistant } from '../assistant.resource.js';
+
+/** A new version of the assistant with these fields, made its latest. */
+export class UpdateAssistant extends Command<Assistant> {
+  constructor(
+    readonly assistantId: string,
+    readonly fields: AssistantFields,
+    readonly now: string,
+  ) {
+    super();
+  }
+}
