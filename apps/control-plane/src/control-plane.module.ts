@@ -21,6 +21,7 @@ import { GitHostController } from './integrations/git-host.controller.js';
 import { GitPushService } from './integrations/git-push.service.js';
 import { ListenerDirectory } from './listeners/listener-directory.js';
 import { ListenersController } from './listeners/listeners.controller.js';
+import { RegisterListenerHandler } from './listeners/register-listener/register-listener.handler.js';
 import { ProjectLogsController } from './deployments/project-logs.controller.js';
 import { RevisionLogs } from './logs/revision-logs.js';
 import type { PlatformResources } from './platform-resources.js';
@@ -69,6 +70,7 @@ export class ControlPlaneModule {
         DeleteDeploymentHandler,
         RedeployRevisionHandler,
         IssueUploadHandler,
+        RegisterListenerHandler,
         DeploymentQueries,
         DeploymentQuota,
         DeploymentHistory,

@@ -1,11 +1,9 @@
 import { Injectable, Inject } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
-import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
+import type { JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
 import type { ListenerInfo } from './listener-info.js';
-import type { Caller } from '../tenancy/tenant-directory.js';
 import { ListenerEntity, type ListenerRow } from './listener.entity.js';
-import { listenerStream, type ListenerRegisteredData } from './listeners.projection.js';
 
 /** The built-in listener: it builds and runs deployments as processes on this machine. */
 export const LOCAL_LISTENER_ID = '6c6f6361-6c00-4000-8000-000000000000';
@@ -29,7 +27,7 @@ const LOCAL_LISTENER: ListenerResource = {
   created_at: LOCAL_LISTENER_CREATED_AT,
 };
 
-function resourceOf(row: ListenerRow): ListenerResource {
+export function listenerResourceOf(row: ListenerRow): ListenerResource {
   return {
     id: row.listener_id,
     name: row.name,
@@ -45,7 +43,6 @@ export class ListenerDirectory {
   private readonly rows: Repository<ListenerRow>;
 
   constructor(
-    @Inject(EventStore) private readonly store: EventStore,
     @Inject(DataSource) dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
   ) {
@@ -58,7 +55,7 @@ export class ListenerDirectory {
       where: { tenant_id: tenantId },
       order: { created_at: 'ASC' },
     });
-    return [LOCAL_LISTENER, ...rows.map(resourceOf)];
+    return [LOCAL_LISTENER, ...rows.map(listenerResourceOf)];
   }
 
   async find(tenantId: string, listenerId: string): Promise<ListenerInfo> {
@@ -68,33 +65,5 @@ export class ListenerDirectory {
     return row && row.tenant_id === tenantId
       ? { id: listenerId, compute_type: row.compute_type }
       : null;
-  }
-
-  async register(
-    caller: Caller,
-    name: string,
-    computeConfig: JsonObject,
-  ): Promise<ListenerResource> {
-    const data: ListenerRegisteredData = {
-      listener_id: uuidv7(),
-      tenant_id: caller.tenant_id,
-      name,
-      compute_type: 'cluster',
-      compute_config: computeConfig,
-      created_at: new Date().toISOString(),
-    };
-    await this.store.append(
-      listenerStream(data.listener_id),
-      [
-        {
-          eventId: uuidv7(),
-          type: 'ListenerRegistered',
-          data,
-          metadata: { actor: { kind: 'api_key', ...caller } },
-        },
-      ],
-      { expectedPosition: 'no_stream' },
-    );
-    return resourceOf({ ...data, created_at: new Date(data.created_at) });
   }
 }

@@ -1,29 +1,19 @@
 import { Returns } from '#libs/http';
 import { Body, Controller, Get, HttpCode, Post, UseInterceptors, Inject } from '@nestjs/common';
-import { IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import type { JsonObject } from '#libs/event-store';
 import { ProductAliasesInterceptor } from '../product-aliases/product-aliases.interceptor.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { RegisterListener } from './register-listener/register-listener.command.js';
 import { ListenerDirectory, type ListenerResource } from './listener-directory.js';
-
-export class RegisterListenerDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(128)
-  name!: string;
-
-  @IsIn(['cluster'])
-  compute_type!: 'cluster';
-
-  @IsOptional()
-  @IsObject()
-  compute_config?: JsonObject;
-}
+import { RegisterListenerDto } from './register-listener/register-listener.dto.js';
 
 @Controller('v2/listeners')
 export class ListenersController {
-  constructor(@Inject(ListenerDirectory) private readonly listeners: ListenerDirectory) {}
+  constructor(
+    @Inject(ListenerDirectory) private readonly listeners: ListenerDirectory,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
 
   @Returns('ListenerPage')
   @Get()
@@ -42,6 +32,8 @@ export class ListenersController {
     @CurrentCaller() caller: Caller,
     @Body() body: RegisterListenerDto,
   ): Promise<ListenerResource> {
-    return this.listeners.register(caller, body.name, body.compute_config ?? {});
+    return this.commands.execute(
+      new RegisterListener(caller, body.name, body.compute_config ?? {}),
+    );
   }
 }
