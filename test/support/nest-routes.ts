@@ -28,13 +28,34 @@ function join(...parts: string[]): string {
   return `/${joined}`;
 }
 
+/** A controller class, as Nest's router reads it. */
+type ControllerClass = abstract new (...args: never[]) => unknown;
+
+/** What a module class declares with @Module. */
+function declared(moduleClass: unknown, key: 'controllers' | 'imports'): unknown[] {
+  if (typeof moduleClass !== 'function') return [];
+  return (Reflect.getMetadata(key, moduleClass) as unknown[] | undefined) ?? [];
+}
+
+/** A module's controllers, and those of the modules it imports, each once. */
+function controllersOf(module: unknown, seen = new Set<unknown>()): unknown[] {
+  if (module === null || module === undefined || seen.has(module)) return [];
+  seen.add(module);
+  const dynamic = typeof module === 'object' ? (module as Partial<DynamicModule>) : undefined;
+  const moduleClass = dynamic ? dynamic.module : module;
+  const controllers = [...(dynamic?.controllers ?? []), ...declared(moduleClass, 'controllers')];
+  const imports = [...(dynamic?.imports ?? []), ...declared(moduleClass, 'imports')];
+  return [...controllers, ...imports.flatMap((imported) => controllersOf(imported, seen))];
+}
+
 /**
- * Every route of a module's controllers, read from the metadata Nest's router is built from: a
- * route added to a controller is in this list without anyone editing a test.
+ * Every route of a module's controllers and of the modules it imports, read from the metadata
+ * Nest's router is built from: a route added to a controller is in this list without anyone
+ * editing a test.
  */
-export function routesOf(module: Pick<DynamicModule, 'controllers'>): Route[] {
+export function routesOf(module: Pick<DynamicModule, 'controllers' | 'imports'>): Route[] {
   const routes: Route[] = [];
-  for (const controller of module.controllers ?? []) {
+  for (const controller of new Set(controllersOf(module)) as Set<ControllerClass>) {
     const prefixes = pathsOf(Reflect.getMetadata(PATH_METADATA, controller));
     const prototype = controller.prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(prototype)) {
