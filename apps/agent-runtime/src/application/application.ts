@@ -178,21 +178,24 @@ export class Application extends GraphCatalog {
    * checkpointer and, once attached, its store.
    */
   async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
-    return (await this.bindRun(graphId, config)).graph;
+    return (await this.bindRun(graphId, config)).graph();
   }
 
-  /** The graph of one run, with what the run does with its checkpoints: bound once for the run. */
+  /**
+   * The graph of one run, with what the run does with its checkpoints: bound once for the run.
+   * The graph itself is built when the run first asks for it.
+   */
   async bindRun(graphId: string, config?: GraphFactoryConfig): Promise<RunGraph> {
     requireServedGraph(this, graphId);
-    const [graph, bindings] = await Promise.all([
-      this.registry.graph(graphId, config),
-      this.registry.bindings(graphId),
-    ]);
+    const bindings = await this.registry.bindings(graphId);
     const saver = this.saverOf(bindings);
     const store = this.storeOf(bindings);
-    graph.checkpointer = saver;
-    if (store !== undefined) graph.store = store;
-    return new RunGraph(graph, { ...config }, saver, bindings);
+    return new RunGraph({ ...config }, saver, bindings, async () => {
+      const graph = await this.registry.graph(graphId, config);
+      graph.checkpointer = saver;
+      if (store !== undefined) graph.store = store;
+      return graph;
+    });
   }
 
   /** Gives every graph a store, made on the `BaseStore` class of the graph's own LangGraph. */

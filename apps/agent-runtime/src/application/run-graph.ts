@@ -5,21 +5,29 @@ import { commandFactory } from './graph-commands.js';
 import { rollBackThread, type RollbackCheckpoints } from './thread-rollback.js';
 
 /**
- * One run's graph, bound once: the graph its config builds, with the checkpointer and store of the
- * application's own LangGraph, and what a run does with them.
+ * One run's graph, bound once: the checkpointer and `Command` of the application's own LangGraph,
+ * what a run does with its thread's checkpoints, and the graph its config builds, built once and
+ * only when the run needs it (a run cancelled before it started never calls a graph factory).
  */
 export class RunGraph {
   /** Builds a LangGraph Command with the application's own class; `goto` items may be Sends. */
   readonly createCommand: (command: GraphCommand) => unknown;
+  private built: Promise<CompiledGraphLike> | undefined;
 
   constructor(
-    readonly graph: CompiledGraphLike,
-    /** The run's config, which built the graph (a factory export is called with it). */
+    /** The run's config, which builds the graph (a factory export is called with it). */
     readonly config: Record<string, unknown>,
     private readonly saver: EventCheckpointSaver,
     private readonly bindings: LangGraphBindings,
+    private readonly build: () => Promise<CompiledGraphLike>,
   ) {
     this.createCommand = commandFactory(bindings.Command, bindings.langgraphModule.Send);
+  }
+
+  /** The graph, with its checkpointer and store: built at the first call. */
+  graph(): Promise<CompiledGraphLike> {
+    this.built ??= this.build();
+    return this.built;
   }
 
   /**
@@ -48,8 +56,8 @@ export class RunGraph {
   }
 
   /** The thread's state as the graph reads it back from its checkpoints. */
-  state(threadId: string): Promise<unknown> {
-    return this.graph.getState({ configurable: { thread_id: threadId } });
+  async state(threadId: string): Promise<unknown> {
+    return (await this.graph()).getState({ configurable: { thread_id: threadId } });
   }
 }
 

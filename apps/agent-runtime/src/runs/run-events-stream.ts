@@ -2,18 +2,20 @@ import type { RunGraph } from '../application/run-graph.js';
 import type { FinalStateTracker } from '../execution/final-state.js';
 import { streamGraphRun, type StreamedEvent, type StreamMode } from '../execution/graph-stream.js';
 import { withStreamTransformers } from '../execution/stream-transformers.js';
+import type { CompiledGraphLike } from '../graphs/graph-loader.js';
 import type { ClaimedRun } from '../run-records/run-queue.js';
 
 /** The stream events of one run of its bound graph, as the run's options ask for them. */
 export function streamRunEvents(
   run: ClaimedRun['payload'],
   bound: RunGraph,
+  graph: CompiledGraphLike,
   signal: AbortSignal,
   finalState: FinalStateTracker,
 ): AsyncIterable<StreamedEvent> {
   const streamModes = run.kwargs.stream_mode as StreamMode[];
   const graphChunks = streamGraphRun({
-    graph: bound.graph,
+    graph,
     input: run.kwargs.input,
     command: run.command,
     createCommand: bound.createCommand,
@@ -27,5 +29,5 @@ export function streamRunEvents(
     signal,
     finalState,
   });
-  return withStreamTransformers(bound.graph, streamModes.includes('custom'), graphChunks);
+  return withStreamTransformers(graph, streamModes.includes('custom'), graphChunks);
 }

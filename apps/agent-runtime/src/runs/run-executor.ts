@@ -184,8 +184,9 @@ export class RunExecutor {
     }
     try {
       if (bound instanceof GraphNotBound) throw bound.cause;
+      const graph = await bound.graph();
       const finalState = new FinalStateTracker();
-      const chunks = streamRunEvents(run, bound, signal, finalState);
+      const chunks = streamRunEvents(run, bound, graph, signal, finalState);
       const emitAll = async (): Promise<void> => {
         for await (const chunk of chunks) await writer.emit(chunk.event, chunk.data);
       };

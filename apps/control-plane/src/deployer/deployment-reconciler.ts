@@ -186,11 +186,17 @@ export class DeploymentReconciler {
   private async factsOf(state: DeploymentState, taken: ReadonlySet<DeploymentStep['kind']>) {
     const deploymentId = state.deployment_id ?? '';
     const activeId = state.active_revision_id;
+    const activeServing = !!this.runtimes.activeOf(deploymentId)?.running;
+    // Whether its build is kept matters only for an active revision that is not serving.
+    const activeBuilt =
+      !!activeId &&
+      !activeServing &&
+      (await this.deps.builder.tree.isBuilt(deploymentId, activeId));
     return {
       rolling: this.rollouts.has(deploymentId),
       portOpen: this.runtimes.hasProxy(deploymentId),
-      activeServing: !!this.runtimes.activeOf(deploymentId)?.running,
-      activeBuilt: !!activeId && (await this.deps.builder.tree.isBuilt(deploymentId, activeId)),
+      activeServing,
+      activeBuilt,
       taken,
       now: new Date().toISOString(),
     };

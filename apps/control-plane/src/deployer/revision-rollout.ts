@@ -42,10 +42,11 @@ export class RevisionRollout {
     const revisionId = revision.revision_id;
     const taken: RevisionStep['kind'][] = [];
     let previous: RuntimeProcess | undefined;
+    // Only where the rollout begins asks whether a build is kept.
+    const built = await this.deps.builder.tree.isBuilt(deploymentId, revisionId);
     try {
       while (!this.stopped()) {
         const current = await this.deps.writer.load(deploymentId);
-        const built = await this.deps.builder.tree.isBuilt(deploymentId, revisionId);
         const step = nextRevisionStep(current, revisionId, { built, taken, now: now() });
         if (step.kind === 'finish') return;
         taken.push(step.kind);

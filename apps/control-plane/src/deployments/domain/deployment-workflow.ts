@@ -1,5 +1,6 @@
 import type { ListenerCommand } from './deployment-listener.decide.js';
 import { isBuildable } from './deployment-rules.js';
+import type { RevisionStatus } from './deployment.types.js';
 import {
   findRevision,
   TERMINAL_REVISION_STATUSES,
@@ -46,14 +47,18 @@ export function nextRequested(state: DeploymentState): RevisionState | undefined
   return pendingRevisions(state).at(-1);
 }
 
+/** The listener's report that a revision moved to `status` (with why, where it says). */
+export function revisionStatus(
+  revisionId: string,
+  status: RevisionStatus,
+  now: string,
+  message: string | null = null,
+): ListenerCommand {
+  return { kind: 'revision_status', revision_id: revisionId, status, message, now };
+}
+
 export function supersededStatus(revisionId: string, newer: string, now: string): ListenerCommand {
-  return {
-    kind: 'revision_status',
-    revision_id: revisionId,
-    status: 'SKIPPED',
-    message: `superseded by revision ${newer}`,
-    now,
-  };
+  return revisionStatus(revisionId, 'SKIPPED', now, `superseded by revision ${newer}`);
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { ListenerCommand } from './deployment-listener.decide.js';
-import { nextRequested, supersededStatus } from './deployment-workflow.js';
+import {
+  nextRequested,
+  revisionStatus as status,
+  supersededStatus,
+} from './deployment-workflow.js';
 import { findRevision, type DeploymentState } from './deployment.state.js';
 import type { RevisionStatus } from './deployment.types.js';
 
@@ -38,17 +42,6 @@ export type WorkResult =
 const FINISH: RevisionStep = { kind: 'finish' };
 const NO_LONGER_KEPT = 'its build is no longer kept; redeploy it to build it again';
 const DEPLOY_AGAIN = 'the control plane stopped during the deploy; deploying again';
-
-function status(revisionId: string, to: RevisionStatus, now: string, message?: string) {
-  const command: ListenerCommand = {
-    kind: 'revision_status',
-    revision_id: revisionId,
-    status: to,
-    message: message ?? null,
-    now,
-  };
-  return command;
-}
 
 /** The statuses a rollout works on; the others are done, or not this listener's to start. */
 const IN_PROGRESS = [
