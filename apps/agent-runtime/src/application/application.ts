@@ -36,7 +36,7 @@ import {
 import type { GraphCommand } from '../execution/graph-stream.js';
 import { commandFactory } from './graph-commands.js';
 import { NoGraphLoadedError } from './no-graph-loaded-error.js';
-import { RunGraph } from './run-graph.js';
+import { BoundRunGraph } from './run-graph.js';
 
 /** `BaseStore` of the application's copy of LangGraph: only `batch` is abstract. */
 export type BaseStoreConstructor = abstract new () => object;
@@ -178,19 +178,19 @@ export class Application extends GraphCatalog {
    * checkpointer and, once attached, its store.
    */
   async graph(graphId: string, config?: GraphFactoryConfig): Promise<CompiledGraphLike> {
-    return (await this.bindRun(graphId, config)).graph();
+    return (await (await this.bindRun(graphId, config)).built()).graph;
   }
 
   /**
    * The graph of one run, with what the run does with its checkpoints: bound once for the run.
    * The graph itself is built when the run first asks for it.
    */
-  async bindRun(graphId: string, config?: GraphFactoryConfig): Promise<RunGraph> {
+  async bindRun(graphId: string, config?: GraphFactoryConfig): Promise<BoundRunGraph> {
     requireServedGraph(this, graphId);
     const bindings = await this.registry.bindings(graphId);
     const saver = this.saverOf(bindings);
     const store = this.storeOf(bindings);
-    return new RunGraph({ ...config }, saver, bindings, async () => {
+    return new BoundRunGraph({ ...config }, saver, bindings, async () => {
       const graph = await this.registry.graph(graphId, config);
       graph.checkpointer = saver;
       if (store !== undefined) graph.store = store;

@@ -1,25 +1,23 @@
-import type { RunGraph } from '../application/run-graph.js';
+import type { BuiltRunGraph } from '../application/run-graph.js';
 import type { FinalStateTracker } from '../execution/final-state.js';
 import { streamGraphRun, type StreamedEvent, type StreamMode } from '../execution/graph-stream.js';
 import { withStreamTransformers } from '../execution/stream-transformers.js';
-import type { CompiledGraphLike } from '../graphs/graph-loader.js';
 import type { ClaimedRun } from '../run-records/run-queue.js';
 
-/** The stream events of one run of its bound graph, as the run's options ask for them. */
+/** The stream events of one run of its built graph, as the run's options ask for them. */
 export function streamRunEvents(
   run: ClaimedRun['payload'],
-  bound: RunGraph,
-  graph: CompiledGraphLike,
+  built: BuiltRunGraph,
   signal: AbortSignal,
   finalState: FinalStateTracker,
 ): AsyncIterable<StreamedEvent> {
   const streamModes = run.kwargs.stream_mode as StreamMode[];
   const graphChunks = streamGraphRun({
-    graph,
+    graph: built.graph,
     input: run.kwargs.input,
     command: run.command,
-    createCommand: bound.createCommand,
-    config: bound.config,
+    createCommand: built.createCommand,
+    config: built.config,
     context: run.context,
     streamModes,
     subgraphs: run.stream_subgraphs,
@@ -29,5 +27,5 @@ export function streamRunEvents(
     signal,
     finalState,
   });
-  return withStreamTransformers(graph, streamModes.includes('custom'), graphChunks);
+  return withStreamTransformers(built.graph, streamModes.includes('custom'), graphChunks);
 }
