@@ -1,3 +1,4 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentCard } from '@a2a-js/sdk';
 import { AssistantGraphs } from '../assistants/assistant-graphs.service.js';
@@ -30,6 +31,7 @@ export class A2aAgents {
     @Inject(AssistantsService) private readonly assistants: AssistantsService,
     @Inject(AssistantGraphs) private readonly graphs: AssistantGraphs,
     @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(RequestAuthorization) private readonly authorization: RequestAuthorization,
     @Inject(A2aRunCreation) private readonly creation: A2aRunCreation,
   ) {}
@@ -50,7 +52,7 @@ export class A2aAgents {
     who: AuthContext | undefined,
   ): Promise<RunRequestHandler> {
     const { assistantId, card } = await this.describe(assistantIdOrGraph, endpointOf, who, false);
-    const tasks = new RunTasks(this.runs, this.authorization, assistantId);
+    const tasks = new RunTasks(this.runs, this.commands, this.authorization, assistantId);
     const admissions = new MessageAdmissions(assistantId, this.creation, tasks);
     const executor = new RunAgentExecutor(who, admissions, this.creation, this.runs, tasks);
     return new RunRequestHandler(card, new RunTaskStore(tasks), executor, admissions);

@@ -6,9 +6,10 @@ import type { AuthContext } from '../auth/custom-auth.js';
 import { runCallerOf, type RunCaller } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import type { JsonObject } from '#libs/event-store';
-import type { CreateRunDto } from '../runs/runs.dto.js';
-import { RunsService } from '../runs/runs.service.js';
+import type { CreateRunDto } from '../runs/create-run/create-run.dto.js';
+import { RunCommands } from '../runs/run-commands.js';
 import { ThreadsService } from '../threads/threads.service.js';
+import { ThreadCommands } from '../threads/thread-commands.js';
 
 /** What an A2A message makes of a run: its assistant, and its input or resume command. */
 export type A2aRunBody = Pick<CreateRunDto, 'assistant_id' | 'input' | 'command' | 'metadata'>;
@@ -43,8 +44,9 @@ function refusalOf(error: unknown, threadId: string): unknown {
 @Injectable()
 export class A2aRunCreation {
   constructor(
-    @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(RunCommands) private readonly runCommands: RunCommands,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadCommands) private readonly threadCommands: ThreadCommands,
     @Inject(RequestAuthorization) private readonly authorization: RequestAuthorization,
   ) {}
 
@@ -85,12 +87,18 @@ export class A2aRunCreation {
     const { threadId, newThread, caller } = admitted;
     const now = new Date().toISOString();
     // `raise`: a thread someone made since the admission is not taken over.
-    if (newThread) await this.threads.create(threadId, newThread, 'raise', now);
+    if (newThread) await this.threadCommands.create(threadId, newThread, 'raise', now);
     const body = { ...admitted.body, metadata: { ...admitted.body.metadata, ...metadata } };
     if (runId === undefined) {
-      return (await this.runs.create(threadId, body, now, caller)).data.run_id;
+      return (await this.runCommands.create(threadId, body, now, caller)).data.run_id;
     }
-    const created = await this.runs.createOnce(threadId, body, now, { runId, threadId }, caller);
+    const created = await this.runCommands.createOnce(
+      threadId,
+      body,
+      now,
+      { runId, threadId },
+      caller,
+    );
     if (!created) throw new RequestMalformedError(`Task ${runId} exists already`);
     return runId;
   }

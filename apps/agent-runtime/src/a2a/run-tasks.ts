@@ -3,7 +3,9 @@ import { DomainError } from '#libs/domain';
 import { isUuid } from '../common/uuid5.js';
 import type { AuthContext } from '../auth/custom-auth.js';
 import type { RequestAuthorization } from '../authorization/request-authorization.js';
+import type { CommandBus } from '@nestjs/cqrs';
 import type { RunsService } from '../runs/runs.service.js';
+import { CancelRun } from '../runs/cancel-run/cancel-run.command.js';
 import type { Run } from '../runs/run.resource.js';
 import { taskOfRuns, type TaskTurn } from './task-of-run.js';
 
@@ -32,6 +34,7 @@ const hasEnded = (run: Partial<Run>): boolean =>
 export class RunTasks {
   constructor(
     private readonly runs: RunsService,
+    private readonly commands: CommandBus,
     private readonly authorization: RequestAuthorization,
     private readonly assistantId: string,
   ) {}
@@ -72,7 +75,8 @@ export class RunTasks {
     if (!found || !current || !runId || hasEnded(current)) return;
     const params = { threadId: found.threadId, runId };
     await this.authorization.authorize(who, { resource: 'threads', action: 'update' }, params, {});
-    await this.runs.cancel(found.threadId, runId, 'interrupt', new Date().toISOString(), true);
+    const now = new Date().toISOString();
+    await this.commands.execute(new CancelRun(found.threadId, runId, 'interrupt', now, true));
   }
 
   private async turnOf(run: Partial<Run>): Promise<TaskTurn> {

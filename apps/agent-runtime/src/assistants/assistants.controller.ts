@@ -23,13 +23,13 @@ import type { Assistant, AssistantVersion } from './assistant.resource.js';
 import {
   AssistantGraphQueryDto,
   AssistantSubgraphsQueryDto,
-  CreateAssistantDto,
-  DeleteAssistantQueryDto,
   ListVersionsDto,
   SearchAssistantsDto,
-  SetLatestVersionDto,
-  UpdateAssistantDto,
 } from './assistants.dto.js';
+import { CreateAssistantDto } from './create-assistant/create-assistant.dto.js';
+import { DeleteAssistantQueryDto } from './delete-assistant/delete-assistant.dto.js';
+import { SetLatestVersionDto } from './set-latest-version/set-latest-version.dto.js';
+import { UpdateAssistantDto } from './update-assistant/update-assistant.dto.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsService } from './assistants.service.js';
 import { CreateAssistant } from './create-assistant/create-assistant.command.js';

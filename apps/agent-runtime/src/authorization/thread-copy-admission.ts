@@ -3,6 +3,7 @@ import { DomainError } from '#libs/domain';
 import type { JsonObject } from '#libs/event-store';
 import type { AuthContext } from '../auth/custom-auth.js';
 import { ThreadsService } from '../threads/threads.service.js';
+import { ThreadCommands } from '../threads/thread-commands.js';
 import { ThreadCopyAdmission, type AdmittedCopy } from '../threads/thread-copy-admission.js';
 import { metadataOf, RequestAuthorization } from './request-authorization.js';
 
@@ -17,6 +18,7 @@ export class AuthorizedThreadCopy extends ThreadCopyAdmission {
   constructor(
     @Inject(RequestAuthorization) private readonly authorization: RequestAuthorization,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadCommands) private readonly threadCommands: ThreadCommands,
   ) {
     super();
   }
@@ -24,7 +26,7 @@ export class AuthorizedThreadCopy extends ThreadCopyAdmission {
   async admit(who: AuthContext | undefined, sourceId: string): Promise<AdmittedCopy | undefined> {
     if (!this.authorization.applies(who)) return undefined;
     const source = await this.readable(who, sourceId);
-    const threadId = this.threads.newThreadId();
+    const threadId = this.threadCommands.newThreadId();
     const asked: Record<string, unknown> = {
       thread_id: threadId,
       metadata: { ...source, thread_id: threadId },

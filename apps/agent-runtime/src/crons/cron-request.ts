@@ -2,7 +2,7 @@ import type { JsonObject } from '#libs/event-store';
 import { ValidationFailedError } from '#libs/http';
 import { uuid5 } from '../common/uuid5.js';
 import { CronSchedule, CronScheduleError } from './cron-schedule.js';
-import type { CreateCronDto } from './crons.dto.js';
+import type { CreateCronDto } from './create-cron/create-cron.dto.js';
 
 /** The run of a cron's tick: `uuid5("<cron id>@<tick>")` in this namespace. */
 const CRON_RUN_NAMESPACE = '3b0f7c52-8a41-5d7e-b6c9-1e2f4a5d6c70';

@@ -13,7 +13,9 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { CountCronsDto, CreateCronDto, SearchCronsDto, UpdateCronDto } from './crons.dto.js';
+import { CountCronsDto, SearchCronsDto } from './crons.dto.js';
+import { CreateCronDto } from './create-cron/create-cron.dto.js';
+import { UpdateCronDto } from './update-cron/update-cron.dto.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { CronsService } from './crons.service.js';
 import { CreateCron } from './create-cron/create-cron.command.js';

@@ -5,8 +5,8 @@ import { ReadModelFreshness } from '#libs/persistence';
 import { selectFields } from '../common/select-fields.js';
 import { isUuid } from '../common/uuid5.js';
 import { cronCaller } from '../auth/run-caller.js';
-import type { CreateRunDto } from '../runs/runs.dto.js';
-import { RunsService } from '../runs/runs.service.js';
+import type { CreateRunDto } from '../runs/create-run/create-run.dto.js';
+import { RunCommands } from '../runs/run-commands.js';
 import { CronCommands } from './cron-commands.js';
 import { CronRemoval } from './cron-removal.js';
 import { CronEntity, type CronRow } from './cron.entity.js';
@@ -27,7 +27,7 @@ export class CronsService {
     @Inject(CronCommands) private readonly crons: CronCommands,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
-    @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(RunCommands) private readonly runCommands: RunCommands,
     @Inject(CronRemoval) private readonly removal: CronRemoval,
   ) {}
 
@@ -114,7 +114,7 @@ export class CronsService {
     };
     try {
       const caller = cronCaller(cron.user_id);
-      await this.runs.createOnce(cron.thread_id, body, now.toISOString(), identity, caller);
+      await this.runCommands.createOnce(cron.thread_id, body, now.toISOString(), identity, caller);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'not_found') {
         // Its assistant or its thread is gone (deleted by a path that does not cascade, or

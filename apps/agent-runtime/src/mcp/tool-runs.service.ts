@@ -4,9 +4,11 @@ import type { AuthContext } from '../auth/custom-auth.js';
 import { runCallerOf } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
 import { RunsService, type RunResult } from '../runs/runs.service.js';
-import type { CreateRunDto } from '../runs/runs.dto.js';
-import { ThreadCreation } from '../threads/thread-creation.service.js';
-import type { CreateThreadDto } from '../threads/threads.dto.js';
+import { CreateRun } from '../runs/create-run/create-run.command.js';
+import type { CreateRunDto } from '../runs/create-run/create-run.dto.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateThread } from '../threads/create-thread/create-thread.command.js';
+import type { CreateThreadDto } from '../threads/create-thread/create-thread.dto.js';
 import type { AssistantTool } from './tool-names.js';
 
 const CREATE_THREAD = { resource: 'threads', action: 'create' } as const;
@@ -28,7 +30,7 @@ export interface ToolRun {
 export class ToolRuns {
   constructor(
     @Inject(RunsService) private readonly runs: RunsService,
-    @Inject(ThreadCreation) private readonly creation: ThreadCreation,
+    @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(RequestAuthorization) private readonly authorizer: RequestAuthorization,
   ) {}
 
@@ -42,11 +44,8 @@ export class ToolRuns {
     const thread = threadId ?? (await this.newThread(who, tool));
     const body: Record<string, unknown> = { assistant_id: tool.assistant.assistant_id, input };
     await this.authorizer.authorize(who, CREATE_RUN, { threadId: thread }, body);
-    const run = await this.runs.create(
-      thread,
-      body as unknown as CreateRunDto,
-      now(),
-      runCallerOf(who),
+    const run = await this.commands.execute(
+      new CreateRun(thread, body as unknown as CreateRunDto, now(), runCallerOf(who)),
     );
     const result = await this.runs.resultOf(run.data.run_id, { justCreated: true, signal });
     return { threadId: thread, runId: run.data.run_id, result };
@@ -56,7 +55,7 @@ export class ToolRuns {
     const body: Record<string, unknown> = {};
     await this.authorizer.authorize(who, CREATE_THREAD, {}, body);
     const request: CreateThreadDto = { ...body, graph_id: tool.assistant.graph_id };
-    const thread = await this.creation.create(request, now());
+    const thread = await this.commands.execute(new CreateThread(request, now()));
     return thread.thread_id;
   }
 }

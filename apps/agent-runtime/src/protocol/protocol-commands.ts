@@ -4,8 +4,9 @@ import { DomainError } from '#libs/domain';
 import { EventStore, type JsonObject, type JsonValue } from '#libs/event-store';
 import type { RunCaller } from '../auth/run-caller.js';
 import { RunsService } from '../runs/runs.service.js';
-import type { CreateRunDto } from '../runs/runs.dto.js';
-import type { MultitaskStrategy } from '../run-records/run.events.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateRun } from '../runs/create-run/create-run.command.js';
+import type { CreateRunDto } from '../runs/create-run/create-run.dto.js';
 import { runStream } from '../run-records/run.events.js';
 import { ThreadStateService } from '../threads/thread-state.service.js';
 import type { ThreadStateResource } from '../threads/thread-state.resource.js';
@@ -20,49 +21,10 @@ import {
 } from '../protocol-events/protocol-event.js';
 import { RunTranslator } from '../protocol-events/run-translator.js';
 import { agentTree } from '../protocol-events/agent-tree.js';
+import { namespaceParam, objectParam, requiredString, stringParam } from './protocol-params.js';
+import { protocolRunBody } from './protocol-run-body.js';
 
-/** Every run a v2 client starts streams all that the protocol's channels carry. */
-const V2_STREAM_MODES: CreateRunDto['stream_mode'] = [
-  'values',
-  'updates',
-  'messages-tuple',
-  'tools',
-  'custom',
-  'tasks',
-];
-const STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'rollback', 'interrupt', 'enqueue'];
 const now = (): string => new Date().toISOString();
-
-function objectParam(params: JsonObject, key: string): JsonObject | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (!isJsonObject(value)) throw new ProtocolError('invalid_argument', `${key} must be an object`);
-  return value;
-}
-
-function stringParam(params: JsonObject, key: string): string | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw new ProtocolError('invalid_argument', `${key} must be a non-empty string`);
-  }
-  return value;
-}
-
-function requiredString(params: JsonObject, key: string, method: string): string {
-  const value = stringParam(params, key);
-  if (value === undefined) throw new ProtocolError('invalid_argument', `${method} requires ${key}`);
-  return value;
-}
-
-function namespaceParam(params: JsonObject): string[] {
-  const value = params.namespace;
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every((part) => typeof part === 'string')) {
-    throw new ProtocolError('invalid_argument', 'namespace must be an array of strings');
-  }
-  return value;
-}
 
 /** The open interrupts of a state, by id. */
 function openInterrupts(state: ThreadStateResource): Set<string> {
@@ -119,6 +81,7 @@ function asProtocolError(error: unknown): ProtocolError {
 export class ProtocolCommands {
   constructor(
     @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
     @Inject(EventStore) private readonly store: EventStore,
@@ -359,32 +322,11 @@ export class ProtocolCommands {
   private async startRun(
     threadId: string,
     params: JsonObject,
-    body: Partial<CreateRunDto> & { assistant_id: string },
+    asked: Partial<CreateRunDto> & { assistant_id: string },
     caller: RunCaller | undefined,
   ): Promise<string> {
-    const strategy = params.multitaskStrategy ?? params.multitask_strategy;
-    const config = objectParam(params, 'config');
-    const metadata = objectParam(params, 'metadata');
-    // The SDK's `forkFrom` arrives as the config's checkpoint id.
-    const configurable = isJsonObject(config?.configurable) ? config.configurable : {};
-    const forkFrom = configurable.checkpoint_id;
-    const run = await this.runs.create(
-      threadId,
-      {
-        ...(typeof forkFrom === 'string' && forkFrom !== '' ? { checkpoint_id: forkFrom } : {}),
-        ...body,
-        ...(config ? { config } : {}),
-        ...(metadata ? { metadata } : {}),
-        stream_mode: V2_STREAM_MODES,
-        stream_subgraphs: true,
-        if_not_exists: 'create',
-        multitask_strategy: STRATEGIES.includes(strategy as MultitaskStrategy)
-          ? (strategy as MultitaskStrategy)
-          : 'enqueue',
-      },
-      now(),
-      caller,
-    );
+    const body = protocolRunBody(params, asked);
+    const run = await this.commands.execute(new CreateRun(threadId, body, now(), caller));
     return run.data.run_id;
   }
 

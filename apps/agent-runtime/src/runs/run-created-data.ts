@@ -3,7 +3,7 @@ import type { ResolvedAssistant } from '../assistants/assistants.service.js';
 import { recordedConfigurable, type RunCaller } from '../auth/run-caller.js';
 import type { Durability } from '../execution/graph-stream.js';
 import type { RunCreatedData } from '../run-records/run.events.js';
-import type { CreateRunDto } from './runs.dto.js';
+import type { CreateRunDto } from './create-run/create-run.dto.js';
 
 /** Who the new run is, and where: its ids, whether its thread is temporary, and when. */
 export interface NewRun {

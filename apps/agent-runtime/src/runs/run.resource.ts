@@ -31,3 +31,10 @@ export function createdRunResource(data: RunCreatedData, status: RunStatus = 'pe
 
 /** A run as the API shows it (the SDK's `Run`). */
 export type Run = ReturnType<typeof runResource>;
+
+/** Where a run is addressed: a stateless run at `/runs/{id}`, a thread's under its thread. */
+export function runPath(run: RunCreatedData): string {
+  return run.kwargs.temporary
+    ? `/runs/${run.run_id}`
+    : `/threads/${run.thread_id}/runs/${run.run_id}`;
+}

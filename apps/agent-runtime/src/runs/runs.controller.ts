@@ -1,3 +1,4 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Returns, ReturnsNothing, StreamsEvents, listOf } from '#libs/http';
 import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import { AuthEvent, RefusedInStream } from '../auth/auth-event.decorator.js';
@@ -20,7 +21,6 @@ import type { FastifyReply } from 'fastify';
 import { EventStore } from '#libs/event-store';
 import { HttpDrain, sendSse, type SseEnd } from '#libs/http';
 import { validateEach, ValidationFailedError } from '#libs/http';
-import { badRequest } from '#libs/domain';
 import {
   readRunStream,
   type StreamRecord,
@@ -30,46 +30,34 @@ import { readCreatedRunStream } from './created-run-stream.js';
 import { onlyModes } from './stream-mode-filter.js';
 import {
   CancelActionDto,
-  CancelManyRunsDto,
-  CancelRunDto,
-  CreateRunDto,
   JoinStreamQueryDto,
   ListRunsDto,
   ThreadStreamQueryDto,
 } from './runs.dto.js';
+import { CancelRun } from './cancel-run/cancel-run.command.js';
+import { CancelRunDto } from './cancel-run/cancel-run.dto.js';
+import { CancelRuns } from './cancel-runs/cancel-runs.command.js';
+import { CancelManyRunsDto } from './cancel-runs/cancel-runs.dto.js';
+import { CreateRunBatch } from './create-run-batch/create-run-batch.command.js';
+import { CreateRun } from './create-run/create-run.command.js';
+import { CreateRunDto } from './create-run/create-run.dto.js';
+import { DeleteRun } from './delete-run/delete-run.command.js';
+import type { CreatedRun } from './run-commands.js';
 import { parseThreadEventId, readThreadStream } from '../threads/thread-stream-reader.js';
-import { RunsService, type CreatedRun } from './runs.service.js';
+import { RunsService } from './runs.service.js';
 import { RunWaits } from './run-waits.js';
-import type { Run } from './run.resource.js';
+import { runPath, type Run } from './run.resource.js';
+import { parseLastEventId } from './last-event-id.js';
 import { IdPipe } from '../common/id.pipe.js';
 
 const HEARTBEAT_MS = 10_000;
 const now = (): string => new Date().toISOString();
 
-function runPath(run: CreatedRun['data']): string {
-  return run.kwargs.temporary
-    ? `/runs/${run.run_id}`
-    : `/threads/${run.thread_id}/runs/${run.run_id}`;
-}
-
-/** An event id as this server sends them (a chunk's number), or -1 for "from the start". */
-const EVENT_ID = /^(-1|0|[1-9]\d{0,14})$/;
-
-function parseLastEventId(header: string | undefined): StreamStart {
-  if (header === undefined || header.trim() === '') return 'now';
-  const text = header.trim();
-  if (!EVENT_ID.test(text)) {
-    throw badRequest(
-      `Last-Event-ID must be the id of an event this stream sent (a whole number) or -1, got "${text.slice(0, 40)}"`,
-    );
-  }
-  return { afterId: Number(text) };
-}
-
 @Controller()
 export class RunsController {
   constructor(
     @Inject(RunsService) private readonly runs: RunsService,
+    @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(EventStore) private readonly store: EventStore,
     @Inject(RunWaits) private readonly waits: RunWaits,
     @Inject(HttpDrain) private readonly drain: HttpDrain,
@@ -85,7 +73,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Run> {
-    const run = await this.runs.create(threadId, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(threadId, body, now(), caller));
     void reply.header('content-location', runPath(run.data));
     return run.resource;
   }
@@ -99,7 +87,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Run> {
-    const run = await this.runs.create(null, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(null, body, now(), caller));
     void reply.header('content-location', runPath(run.data));
     return run.resource;
   }
@@ -149,7 +137,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(threadId, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(threadId, body, now(), caller));
     await this.answerWhenFinished(reply, run.data);
   }
 
@@ -162,7 +150,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(null, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(null, body, now(), caller));
     await this.answerWhenFinished(reply, run.data);
   }
 
@@ -178,7 +166,9 @@ export class RunsController {
     @Query() query: CancelRunDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    await this.runs.cancel(threadId, runId, query.action ?? 'interrupt', now(), query.wait);
+    await this.commands.execute(
+      new CancelRun(threadId, runId, query.action ?? 'interrupt', now(), query.wait),
+    );
     void reply.status(query.wait ? 204 : 202);
   }
 
@@ -190,7 +180,7 @@ export class RunsController {
     @Param('threadId', IdPipe) threadId: string,
     @Param('runId', IdPipe) runId: string,
   ): Promise<void> {
-    await this.runs.delete(threadId, runId, now());
+    await this.commands.execute(new DeleteRun(threadId, runId, now()));
   }
 
   @ReturnsNothing()
@@ -206,10 +196,12 @@ export class RunsController {
         { loc: ['body'], msg: 'name thread_id, run_ids or status', type: 'missing' },
       ]);
     }
-    await this.runs.cancelMany(
-      { threadId: body.thread_id, runIds: body.run_ids, status: body.status },
-      query.action ?? 'interrupt',
-      now(),
+    await this.commands.execute(
+      new CancelRuns(
+        { threadId: body.thread_id, runIds: body.run_ids, status: body.status },
+        query.action ?? 'interrupt',
+        now(),
+      ),
     );
   }
 
@@ -219,7 +211,9 @@ export class RunsController {
   @Post('runs/batch')
   @HttpCode(200)
   async batch(@Body() body: unknown, @RunCallerOf() caller: RunCaller | undefined): Promise<Run[]> {
-    return this.runs.createBatch(await validateEach(body, CreateRunDto), now(), caller);
+    return this.commands.execute(
+      new CreateRunBatch(await validateEach(body, CreateRunDto), now(), caller),
+    );
   }
 
   @StreamsEvents()
@@ -231,7 +225,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(threadId, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(threadId, body, now(), caller));
     await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 
@@ -243,7 +237,7 @@ export class RunsController {
     @RunCallerOf() caller: RunCaller | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const run = await this.runs.create(null, body, now(), caller);
+    const run = await this.commands.execute(new CreateRun(null, body, now(), caller));
     await this.streamRun(reply, run.data, body.on_disconnect === 'cancel');
   }
 
@@ -327,7 +321,9 @@ export class RunsController {
     // Not when the server's stop ended the stream: the run goes back to the queue, for the client to follow again.
     if (cancelOnDisconnect && end === 'client-left') {
       // A run that finished meanwhile has nothing to cancel: the client left after its end.
-      await this.runs.cancel(threadId, runId, 'interrupt', now()).catch(() => undefined);
+      await this.commands
+        .execute(new CancelRun(threadId, runId, 'interrupt', now()))
+        .catch(() => undefined);
     }
   }
 
@@ -357,7 +353,7 @@ export class RunsController {
       readCreatedRunStream(this.store, run.run_id, signal),
     );
     if (cancelOnDisconnect && end === 'client-left' && !run.kwargs.temporary) {
-      await this.runs.cancel(run.thread_id, run.run_id, 'interrupt', now());
+      await this.commands.execute(new CancelRun(run.thread_id, run.run_id, 'interrupt', now()));
     }
   }
 

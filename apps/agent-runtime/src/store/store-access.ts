@@ -1,10 +1,10 @@
 import { ForbiddenException, HttpException, Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
 import { notFound } from '#libs/domain';
 import {
   CUSTOM_AUTH,
   AuthRejection,
   matchesFilters,
+  type AuthContext,
   type AuthFilters,
   type CustomAuth,
 } from '../auth/custom-auth.js';
@@ -42,11 +42,10 @@ export class StoreAccess {
   constructor(@Inject(CUSTOM_AUTH) private readonly auth: CustomAuth | null) {}
 
   async authorize<Value extends Record<string, unknown>>(
-    request: FastifyRequest,
+    who: AuthContext | undefined,
     action: StoreAction,
     value: Value,
   ): Promise<StoreGrant<Value>> {
-    const who = request.berthAuth;
     if (!this.auth || !who) return { value, filters: undefined };
     const mutable = { ...value };
     const filters = await this.auth

@@ -16,8 +16,9 @@ function visibleTo(filters: AuthFilters | undefined): { visible?: StoreItemFilte
 }
 
 /**
- * The store API's requests: each namespace checked, the application's Auth handler asked (it may
- * rewrite the request or add filters), then the store read or written within what it allows.
+ * The store API's reads: each namespace checked, the application's Auth handler asked (it may
+ * rewrite the request or add filters), then the store read within what it allows. Writes are
+ * the commands in put-item/ and delete-item/.
  */
 @Injectable()
 export class StoreRequests {
@@ -26,47 +27,10 @@ export class StoreRequests {
     @Inject(StoreAccess) private readonly access: StoreAccess,
   ) {}
 
-  async put(body: Requests.PutStoreItemDto, request: FastifyRequest): Promise<void> {
-    requireValidNamespace(body.namespace, ['body', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'put', {
-      namespace: body.namespace,
-      key: body.key,
-      value: body.value,
-    });
-    requireValidNamespace(asked.namespace, ['body', 'namespace']);
-    if (filters) {
-      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
-      this.access.requireWritable(existing, asked, filters);
-    }
-    await this.store.write([
-      {
-        namespace: asked.namespace,
-        key: asked.key,
-        value: asked.value,
-        ...(body.index === undefined ? {} : { index: body.index }),
-        ...(body.ttl === undefined ? {} : { ttlMinutes: body.ttl }),
-      },
-    ]);
-  }
-
-  async delete(body: Requests.DeleteStoreItemDto, request: FastifyRequest): Promise<void> {
-    requireValidNamespace(body.namespace ?? [], ['body', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'delete', {
-      namespace: body.namespace ?? [],
-      key: body.key,
-    });
-    requireValidNamespace(asked.namespace, ['body', 'namespace']);
-    if (filters) {
-      const existing = await this.store.get(asked.namespace, asked.key, { refreshTtl: false });
-      this.access.requireWritable(existing, asked, filters);
-    }
-    await this.store.write([{ namespace: asked.namespace, key: asked.key, value: null }]);
-  }
-
   async get(query: Requests.GetStoreItemQuery, request: FastifyRequest): Promise<StoreItem | null> {
     const namespace = query.namespace ? query.namespace.split('.') : [];
     requireValidNamespace(namespace, ['query', 'namespace']);
-    const { value: asked, filters } = await this.access.authorize(request, 'get', {
+    const { value: asked, filters } = await this.access.authorize(request.berthAuth, 'get', {
       namespace,
       key: query.key,
     });
@@ -85,7 +49,7 @@ export class StoreRequests {
     requireValidNamespace(prefix, ['body', 'namespace_prefix'], { allowEmpty: true });
     const limit = body.limit ?? 10;
     const offset = body.offset ?? 0;
-    const { value: asked, filters } = await this.access.authorize(request, 'search', {
+    const { value: asked, filters } = await this.access.authorize(request.berthAuth, 'search', {
       namespace: prefix,
       filter: body.filter ?? null,
       limit,
@@ -117,13 +81,17 @@ export class StoreRequests {
     check(body.suffix, 'suffix');
     const limit = body.limit ?? 100;
     const offset = body.offset ?? 0;
-    const { value: asked, filters } = await this.access.authorize(request, 'list_namespaces', {
-      namespace: body.prefix ?? [],
-      suffix: body.suffix ?? null,
-      max_depth: body.max_depth ?? null,
-      limit,
-      offset,
-    });
+    const { value: asked, filters } = await this.access.authorize(
+      request.berthAuth,
+      'list_namespaces',
+      {
+        namespace: body.prefix ?? [],
+        suffix: body.suffix ?? null,
+        max_depth: body.max_depth ?? null,
+        limit,
+        offset,
+      },
+    );
     check(asked.namespace, 'prefix');
     const match = {
       ...(asked.namespace.length ? { prefix: asked.namespace } : {}),

@@ -12,32 +12,34 @@ import {
   Req,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import {
-  DeleteStoreItemDto,
-  GetStoreItemQuery,
-  ListNamespacesDto,
-  PutStoreItemDto,
-  SearchStoreItemsDto,
-} from './store.dto.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { GetStoreItemQuery, ListNamespacesDto, SearchStoreItemsDto } from './store.dto.js';
+import { DeleteStoreItem } from './delete-item/delete-store-item.command.js';
+import { DeleteStoreItemDto } from './delete-item/delete-store-item.dto.js';
+import { PutStoreItem } from './put-item/put-store-item.command.js';
+import { PutStoreItemDto } from './put-item/put-store-item.dto.js';
 import type { StoreItem } from './store-item-record.js';
 import { StoreRequests } from './store-requests.service.js';
 
 @Controller('store')
 export class StoreController {
-  constructor(@Inject(StoreRequests) private readonly requests: StoreRequests) {}
+  constructor(
+    @Inject(StoreRequests) private readonly requests: StoreRequests,
+    @Inject(CommandBus) private readonly commands: CommandBus,
+  ) {}
 
   @ReturnsNothing()
   @Put('items')
   @HttpCode(204)
   put(@Body() body: PutStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
-    return this.requests.put(body, request);
+    return this.commands.execute(new PutStoreItem(body, request.berthAuth));
   }
 
   @ReturnsNothing()
   @Delete('items')
   @HttpCode(204)
   delete(@Body() body: DeleteStoreItemDto, @Req() request: FastifyRequest): Promise<void> {
-    return this.requests.delete(body, request);
+    return this.commands.execute(new DeleteStoreItem(body, request.berthAuth));
   }
 
   @Returns('StoreItem')

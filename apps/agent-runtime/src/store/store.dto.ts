@@ -4,65 +4,19 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsNumber,
   IsObject,
   IsOptional,
-  IsPositive,
   IsString,
-  Max,
   MaxLength,
-  ValidateIf,
 } from 'class-validator';
-import type { JsonObject } from '#libs/event-store';
-import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
 
 /** Deep namespaces are a mistake, not a design: 100 labels is far beyond any real use. */
-const MAX_LABELS = 100;
-const MAX_KEY = 1024;
+export const MAX_LABELS = 100;
+export const MAX_KEY = 1024;
 
 /** `"true"`, `"1"`, `"yes"` (any case) are true in a query string; other words false. */
 const queryBoolean = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? ['true', '1', 'yes'].includes(value.toLowerCase()) : value;
-
-export class PutStoreItemDto {
-  @IsArray()
-  @ArrayMaxSize(MAX_LABELS)
-  @IsString({ each: true })
-  namespace!: string[];
-
-  @IsString()
-  @MaxLength(MAX_KEY)
-  key!: string;
-
-  @IsObject()
-  value!: JsonObject;
-
-  /** False: not embedded; a list of paths: embedded at these instead of `store.index.fields`. */
-  @IsOptional()
-  @ValidateIf((dto: PutStoreItemDto) => dto.index !== false)
-  @IsArray()
-  @IsString({ each: true })
-  index?: false | string[] | null;
-
-  /** Minutes the item lives unread and unwritten; null: until deleted. */
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @IsPositive()
-  @Max(MAX_TTL_MINUTES)
-  ttl?: number | null;
-}
-
-export class DeleteStoreItemDto {
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_LABELS)
-  @IsString({ each: true })
-  namespace?: string[];
-
-  @IsString()
-  @MaxLength(MAX_KEY)
-  key!: string;
-}
 
 export class GetStoreItemQuery {
   /** The labels joined with dots. */

@@ -7,6 +7,8 @@ import { StoreExpirySweeper } from './store-expiry.sweeper.js';
 import { StoreService } from './store.service.js';
 import { StoreSettings } from './store-settings.js';
 import { StoreVectorSearch } from './store-vector-search.js';
+import { DeleteStoreItemHandler } from './delete-item/delete-store-item.handler.js';
+import { PutStoreItemHandler } from './put-item/put-store-item.handler.js';
 
 /** Seconds between sweeps of expired items when `store.ttl.sweep_interval_minutes` is not set. */
 export const STORE_SWEEP_SECONDS = Symbol('STORE_SWEEP_SECONDS');
@@ -29,6 +31,8 @@ export const STORE_PROVIDERS: Provider[] = [
   StoreService,
   StoreAccess,
   StoreRequests,
+  PutStoreItemHandler,
+  DeleteStoreItemHandler,
   StoreExpirySweeper,
   {
     provide: GRAPH_STORE_ATTACHED,

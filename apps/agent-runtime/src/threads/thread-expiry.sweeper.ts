@@ -9,6 +9,7 @@ import { DomainError } from '#libs/domain';
 import { PeriodicPass } from '../common/periodic-pass.js';
 import { RunQueue } from '../run-records/run-queue.js';
 import { ThreadsService } from './threads.service.js';
+import { ThreadCommands } from './thread-commands.js';
 
 /** How often the sweeper looks for threads whose TTL ran out (milliseconds). */
 export const THREAD_SWEEP_INTERVAL_MS = Symbol('THREAD_SWEEP_INTERVAL_MS');
@@ -32,6 +33,7 @@ export class ThreadExpirySweeper implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadCommands) private readonly threadCommands: ThreadCommands,
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(THREAD_SWEEP_INTERVAL_MS) private readonly intervalMs: number,
   ) {}
@@ -51,7 +53,7 @@ export class ThreadExpirySweeper implements OnApplicationBootstrap, OnApplicatio
   private async expire(threadId: string): Promise<boolean> {
     try {
       return await this.queue.whileIdle(threadId, () =>
-        this.threads.expire(threadId, new Date().toISOString()),
+        this.threadCommands.expire(threadId, new Date().toISOString()),
       );
     } catch (error) {
       // A run was admitted since the read model was read: the thread is in use after all.

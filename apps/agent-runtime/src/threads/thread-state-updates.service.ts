@@ -14,6 +14,7 @@ import { RunQueue } from '../run-records/run-queue.js';
 import type { ThreadRow } from './thread.entity.js';
 import { summarizeState, type StateSnapshotLike } from './thread-state.resource.js';
 import { ThreadsService, type ThreadKey } from './threads.service.js';
+import { ThreadCommands } from './thread-commands.js';
 import type { CheckpointAddress } from './checkpoint-address.js';
 import { threadGraphConfig } from './thread-graph-config.js';
 
@@ -75,6 +76,7 @@ export class ThreadStateUpdates {
     @Inject(Application) private readonly application: Application,
     @Inject(RunQueue) private readonly queue: RunQueue,
     @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadCommands) private readonly threadCommands: ThreadCommands,
     @Inject(EventStore) private readonly store: EventStore,
   ) {}
 
@@ -184,7 +186,7 @@ export class ThreadStateUpdates {
     })) as StateSnapshotLike;
     // The new checkpoint and the state it leads to land together, or neither does.
     await checkpoints.appendWith((append) =>
-      this.threads.recordStateUpdate(
+      this.threadCommands.recordStateUpdate(
         threadId,
         {
           ...summarizeState(snapshot),

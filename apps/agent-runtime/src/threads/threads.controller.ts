@@ -15,23 +15,29 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { JsonObject } from '#libs/event-store';
+import { CommandBus } from '@nestjs/cqrs';
 import { ThreadStateService } from './thread-state.service.js';
 import {
-  CreateThreadDto,
   HistoryDto,
   HistoryQueryDto,
-  PatchThreadStateDto,
-  PruneThreadsDto,
   SearchThreadsDto,
   StateAtCheckpointDto,
   StateQueryDto,
-  UpdateThreadDto,
-  UpdateThreadStateDto,
-  ttlOf,
 } from './threads.dto.js';
-import { ThreadStateUpdates, type StateUpdated } from './thread-state-updates.service.js';
-import { ThreadCreation } from './thread-creation.service.js';
+import type { StateUpdated } from './thread-state-updates.service.js';
 import { ThreadCopyAdmission } from './thread-copy-admission.js';
+import { CopyThread } from './copy-thread/copy-thread.command.js';
+import { CreateThread } from './create-thread/create-thread.command.js';
+import { CreateThreadDto } from './create-thread/create-thread.dto.js';
+import { DeleteThread } from './delete-thread/delete-thread.command.js';
+import { PatchThreadState } from './patch-thread-state/patch-thread-state.command.js';
+import { PatchThreadStateDto } from './patch-thread-state/patch-thread-state.dto.js';
+import { PruneThreads } from './prune-threads/prune-threads.command.js';
+import { PruneThreadsDto } from './prune-threads/prune-threads.dto.js';
+import { UpdateThreadState } from './update-thread-state/update-thread-state.command.js';
+import { UpdateThreadStateDto } from './update-thread-state/update-thread-state.dto.js';
+import { UpdateThread } from './update-thread/update-thread.command.js';
+import { UpdateThreadDto } from './update-thread/update-thread.dto.js';
 import type { Thread } from './thread.resource.js';
 import type { ThreadStateResource } from './thread-state.resource.js';
 import { ThreadsService } from './threads.service.js';
@@ -54,8 +60,7 @@ export class ThreadsController {
   constructor(
     @Inject(ThreadsService) private readonly threads: ThreadsService,
     @Inject(ThreadStateService) private readonly state: ThreadStateService,
-    @Inject(ThreadStateUpdates) private readonly updates: ThreadStateUpdates,
-    @Inject(ThreadCreation) private readonly creation: ThreadCreation,
+    @Inject(CommandBus) private readonly commands: CommandBus,
     @Inject(ThreadCopyAdmission) private readonly copies: ThreadCopyAdmission,
     @Inject(ThreadStorageService) private readonly storageOf: ThreadStorageService,
   ) {}
@@ -65,7 +70,7 @@ export class ThreadsController {
   @Post()
   @HttpCode(200)
   create(@Body() body: CreateThreadDto): Promise<Thread> {
-    return this.creation.create(body, now());
+    return this.commands.execute(new CreateThread(body, now()));
   }
 
   @Returns(listOf('Thread'))
@@ -80,14 +85,8 @@ export class ThreadsController {
   @AuthEvent('threads:delete')
   @Post('prune')
   @HttpCode(200)
-  async prune(@Body() body: PruneThreadsDto): Promise<{ pruned_count: number }> {
-    let pruned = 0;
-    for (const threadId of new Set(body.thread_ids)) {
-      if (!(await this.threads.exists(threadId))) continue;
-      await this.threads.remove(threadId, now());
-      pruned += 1;
-    }
-    return { pruned_count: pruned };
+  prune(@Body() body: PruneThreadsDto): Promise<{ pruned_count: number }> {
+    return this.commands.execute(new PruneThreads(body.thread_ids, now()));
   }
 
   @Returns('Count')
@@ -107,7 +106,7 @@ export class ThreadsController {
     @Req() request: FastifyRequest,
   ): Promise<Thread> {
     const admitted = await this.copies.admit(request.berthAuth, threadId);
-    return this.threads.copy(threadId, now(), admitted);
+    return this.commands.execute(new CopyThread(threadId, now(), admitted));
   }
 
   @Returns('Thread')
@@ -124,7 +123,7 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadDto,
   ): Promise<Thread> {
-    return this.threads.updateMetadata(threadId, body.metadata ?? {}, now(), ttlOf(body));
+    return this.commands.execute(new UpdateThread(threadId, body, now()));
   }
 
   @ReturnsNothing()
@@ -132,7 +131,7 @@ export class ThreadsController {
   @Delete(':threadId')
   @HttpCode(204)
   async delete(@Param('threadId', IdPipe) threadId: string): Promise<void> {
-    await this.threads.remove(threadId, now());
+    await this.commands.execute(new DeleteThread(threadId, now()));
   }
 
   @Returns('ThreadStorage')
@@ -160,17 +159,7 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: UpdateThreadStateDto,
   ): Promise<StateUpdated> {
-    return this.updates.update(
-      threadId,
-      {
-        values: body.values,
-        // Null is not given, as the SDK sends an absent option.
-        asNode: body.as_node ?? undefined,
-        checkpoint: checkpointAddress(body.checkpoint),
-        checkpointId: body.checkpoint_id ?? undefined,
-      },
-      now(),
-    );
+    return this.commands.execute(new UpdateThreadState(threadId, body, now()));
   }
 
   @ReturnsNothing()
@@ -181,7 +170,7 @@ export class ThreadsController {
     @Param('threadId', IdPipe) threadId: string,
     @Body() body: PatchThreadStateDto,
   ): Promise<void> {
-    await this.updates.patchMetadata(threadId, body.metadata);
+    await this.commands.execute(new PatchThreadState(threadId, body.metadata));
   }
 
   @Returns('ThreadState')

@@ -1,9 +1,7 @@
 import { OptionalInteger } from '#libs/http';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { MAX_TTL_MINUTES } from '../common/thread-ttl.js';
-import { toNormalizedId } from '../common/id.pipe.js';
 import {
-  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -20,7 +18,7 @@ import {
 import type { JsonObject, JsonValue } from '#libs/event-store';
 import { PageDto } from '../common/page.dto.js';
 
-class SuperstepUpdateDto {
+export class SuperstepUpdateDto {
   /** An update (any JSON the graph's state accepts); ignored when `command` is given. */
   @IsOptional()
   values?: JsonValue;
@@ -34,14 +32,14 @@ class SuperstepUpdateDto {
   as_node?: string;
 }
 
-class SuperstepDto {
+export class SuperstepDto {
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => SuperstepUpdateDto)
   updates!: SuperstepUpdateDto[];
 }
 
-class ThreadTtlDto {
+export class ThreadTtlDto {
   /** Minutes the thread may be left alone before it is deleted. */
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @IsPositive()
@@ -51,49 +49,6 @@ class ThreadTtlDto {
   @IsOptional()
   @IsIn(['delete'])
   strategy?: 'delete';
-}
-
-export class CreateThreadDto {
-  @IsOptional()
-  @Transform(toNormalizedId)
-  @IsUUID()
-  thread_id?: string;
-
-  @IsOptional()
-  @IsObject()
-  metadata?: JsonObject;
-
-  @IsOptional()
-  @IsIn(['raise', 'do_nothing'])
-  if_exists?: 'raise' | 'do_nothing';
-
-  /** The graph of the thread, kept as `metadata.graph_id` (as the SDK's `graphId`). */
-  @IsOptional()
-  @IsString()
-  graph_id?: string;
-
-  /** The thread's history, built by applying these updates in order (needs its graph). */
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => SuperstepDto)
-  supersteps?: SuperstepDto[];
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ThreadTtlDto)
-  ttl?: ThreadTtlDto;
-}
-
-export class UpdateThreadDto {
-  @IsOptional()
-  @IsObject()
-  metadata?: JsonObject;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ThreadTtlDto)
-  ttl?: ThreadTtlDto;
 }
 
 export const ttlOf = (body: { ttl?: ThreadTtlDto }): { ttl_minutes: number } | null =>
@@ -169,31 +124,6 @@ export class HistoryQueryDto {
   before?: string;
 }
 
-export class UpdateThreadStateDto {
-  /** An update (an object), a list of updates, or null. */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null && !Array.isArray(value))
-  @IsObject()
-  values?: JsonObject | JsonObject[] | null;
-
-  @IsOptional()
-  @IsString()
-  as_node?: string;
-
-  @IsOptional()
-  @IsString()
-  checkpoint_id?: string;
-
-  @IsOptional()
-  @IsObject()
-  checkpoint?: JsonObject;
-}
-
-export class PatchThreadStateDto {
-  @IsObject()
-  metadata!: JsonObject;
-}
-
 export class StateAtCheckpointDto {
   @IsOptional()
   @IsObject()
@@ -209,21 +139,4 @@ export class StateQueryDto {
   @Type(() => Boolean)
   @IsBoolean()
   subgraphs?: boolean;
-}
-
-/** `POST /threads/prune`: threads to delete, by id. */
-export class PruneThreadsDto {
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @Transform(toNormalizedId)
-  @IsUUID('all', { each: true })
-  thread_ids!: string[];
-
-  /** `keep_latest` (old checkpoints dropped, threads kept) is refused: the log keeps them all. */
-  @IsOptional()
-  @IsIn(['delete'], {
-    message:
-      'strategy must be "delete": "keep_latest" (dropping all but the latest checkpoint) is not supported, Berth keeps every checkpoint in its log',
-  })
-  strategy?: 'delete';
 }

@@ -1,19 +1,36 @@
 import { Module } from '@nestjs/common';
 import { Application } from '../application/application.js';
-import { ThreadCreation } from './thread-creation.service.js';
+import { CopyThreadHandler } from './copy-thread/copy-thread.handler.js';
+import { CreateThreadHandler } from './create-thread/create-thread.handler.js';
+import { DeleteThreadHandler } from './delete-thread/delete-thread.handler.js';
+import { PatchThreadStateHandler } from './patch-thread-state/patch-thread-state.handler.js';
+import { PruneThreadsHandler } from './prune-threads/prune-threads.handler.js';
+import { DEFAULT_THREAD_TTL_MINUTES, ThreadCommands } from './thread-commands.js';
 import { ThreadExpirySweeper } from './thread-expiry.sweeper.js';
 import { ThreadStateUpdates } from './thread-state-updates.service.js';
 import { ThreadStateService } from './thread-state.service.js';
 import { ThreadStorageService } from './thread-storage.service.js';
 import { ThreadsController } from './threads.controller.js';
-import { DEFAULT_THREAD_TTL_MINUTES, ThreadsService } from './threads.service.js';
+import { ThreadsService } from './threads.service.js';
+import { UpdateThreadStateHandler } from './update-thread-state/update-thread-state.handler.js';
+import { UpdateThreadHandler } from './update-thread/update-thread.handler.js';
 
 const SERVICES = [
+  ThreadCommands,
   ThreadsService,
   ThreadStateService,
   ThreadStorageService,
   ThreadStateUpdates,
-  ThreadCreation,
+];
+
+const COMMAND_HANDLERS = [
+  CreateThreadHandler,
+  UpdateThreadHandler,
+  DeleteThreadHandler,
+  PruneThreadsHandler,
+  CopyThreadHandler,
+  UpdateThreadStateHandler,
+  PatchThreadStateHandler,
 ];
 
 /**
@@ -24,6 +41,7 @@ const SERVICES = [
   controllers: [ThreadsController],
   providers: [
     ...SERVICES,
+    ...COMMAND_HANDLERS,
     {
       provide: DEFAULT_THREAD_TTL_MINUTES,
       useFactory: (application: Application): number | null =>

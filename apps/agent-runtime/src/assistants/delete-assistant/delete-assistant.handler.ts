@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { OwnedResources } from '../../common/owned-resources.js';
-import { ThreadsService } from '../../threads/threads.service.js';
+import { ThreadCommands } from '../../threads/thread-commands.js';
 import { AssistantCommands } from '../assistant-commands.js';
 import { DeleteAssistant } from './delete-assistant.command.js';
 
@@ -10,7 +10,7 @@ export class DeleteAssistantHandler implements ICommandHandler<DeleteAssistant> 
   constructor(
     @Inject(AssistantCommands) private readonly assistants: AssistantCommands,
     @Inject(OwnedResources) private readonly owned: OwnedResources,
-    @Inject(ThreadsService) private readonly threads: ThreadsService,
+    @Inject(ThreadCommands) private readonly threads: ThreadCommands,
   ) {}
 
   async execute({ assistantId, now, withThreads }: DeleteAssistant): Promise<void> {

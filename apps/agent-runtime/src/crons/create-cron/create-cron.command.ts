@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Cron } from '../cron.resource.js';
-import type { CreateCronDto } from '../crons.dto.js';
+import type { CreateCronDto } from './create-cron.dto.js';
 
 /** A cron for the assistant: stateless (`threadId` null, a new thread per tick) or on a thread. */
 export class CreateCron extends Command<Cron> {

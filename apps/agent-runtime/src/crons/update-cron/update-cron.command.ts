@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Cron } from '../cron.resource.js';
-import type { UpdateCronDto } from '../crons.dto.js';
+import type { UpdateCronDto } from './update-cron.dto.js';
 
 /** `PATCH /runs/crons/{cron_id}`: its schedule, end, payload, metadata, or whether it fires. */
 export class UpdateCron extends Command<Cron> {

@@ -6,7 +6,7 @@ import { PAYLOAD_FIELDS, scheduleOf } from '../cron-request.js';
 import type { CronSettings } from '../cron.events.js';
 import type { CronRow } from '../cron.entity.js';
 import type { Cron } from '../cron.resource.js';
-import type { UpdateCronDto } from '../crons.dto.js';
+import type { UpdateCronDto } from './update-cron.dto.js';
 import { CronsService } from '../crons.service.js';
 import { UpdateCron } from './update-cron.command.js';
 
