@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { createValidationPipe, ValidationFailedError, type ValidationIssue } from '#libs/http';
-import { RESOURCE_SPEC_FIELDS, resolveResourceSpec } from './domain/resource-spec.js';
+import { RESOURCE_SPEC_FIELDS, resolveResourceSpec } from '#libs/resource-spec';
 import { ResourceSpecDto } from './resource-spec.dto.js';
 
 class SourceConfigDto {

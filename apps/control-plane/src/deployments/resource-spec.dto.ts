@@ -33,7 +33,7 @@ import {
   type ResourceSpec,
   type Volume,
   type VolumeMount,
-} from './domain/resource-spec.js';
+} from '#libs/resource-spec';
 
 /** RFC 1123 label: lower-case alphanumerics and '-', starting and ending alphanumeric. */
 export const DNS_LABEL_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

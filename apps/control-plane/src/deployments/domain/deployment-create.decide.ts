@@ -17,7 +17,7 @@ import {
   type DeploymentSource,
   type SourceConfig,
 } from './deployment.types.js';
-import { resolveResourceSpec, resourceSpecProblems, type ResourceSpec } from './resource-spec.js';
+import { resolveResourceSpec, resourceSpecProblems, type ResourceSpec } from '#libs/resource-spec';
 import type { ListenerInfo } from '../../listeners/listener-info.js';
 import type { DeploymentCommand } from './deployment.commands.js';
 

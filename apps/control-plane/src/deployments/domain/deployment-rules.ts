@@ -1,6 +1,6 @@
 import { badRequest, DomainError } from '#libs/domain';
 import type { DeploymentSource, SourceConfig, SourceRevisionConfig } from './deployment.types.js';
-import type { ResourceSpec } from './resource-spec.js';
+import type { ResourceSpec } from '#libs/resource-spec';
 
 /** A request's view of a SourceConfig: absent (undefined) and null both mean "not given". */
 export type SourceConfigInput = {

@@ -7,7 +7,7 @@ import type {
   SourceConfig,
   SourceRevisionConfig,
 } from './deployment.types.js';
-import type { ResourceSpec } from './resource-spec.js';
+import type { ResourceSpec } from '#libs/resource-spec';
 
 export type RevisionTrigger = 'create' | 'patch' | 'push';
 

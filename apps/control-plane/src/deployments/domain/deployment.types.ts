@@ -1,4 +1,4 @@
-import type { ResourceSpec } from './resource-spec.js';
+import type { ResourceSpec } from '#libs/resource-spec';
 
 export const DEPLOYMENT_SOURCES = [
   'git_host',
