@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     keys: { accepts: keyAcceptor(config.apiKeys), publicPaths, openPaths: ['/info'] },
     drain,
     grants,
+    serveApi: config.serveApi,
   });
   // Starts the projections, the default assistants, the workers and the reloader, then serves.
   await app.listen({ port: config.port, host: config.host });

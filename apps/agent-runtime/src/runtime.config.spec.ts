@@ -131,6 +131,26 @@ describe('loadRuntimeConfig', () => {
     expect(config.host).toBe('127.0.0.1');
     expect(config.workerConcurrency).toBe(16);
     expect(config.runWorkers).toBe(true);
+    expect(config.serveApi).toBe(true);
+  });
+
+  describe('roles', () => {
+    it('serves the API only, or runs the queue only', () => {
+      const api = loadRuntimeConfig({ BERTH_API_KEY: 'k', BERTH_RUN_WORKERS: 'false' });
+      expect([api.serveApi, api.runWorkers]).toEqual([true, false]);
+      const queue = loadRuntimeConfig({ BERTH_API_KEY: 'k', BERTH_SERVE_API: 'false' });
+      expect([queue.serveApi, queue.runWorkers]).toEqual([false, true]);
+    });
+
+    it('refuses a process with nothing to do', () => {
+      expect(() =>
+        loadRuntimeConfig({
+          BERTH_API_KEY: 'k',
+          BERTH_RUN_WORKERS: 'false',
+          BERTH_SERVE_API: 'false',
+        }),
+      ).toThrow(ConfigError);
+    });
   });
 });
 

@@ -31,6 +31,8 @@ export interface RuntimeConfig {
   readonly runTimeoutSeconds: number;
   /** Whether this process executes runs (false: API only, for a scaled-out API tier). */
   readonly runWorkers: boolean;
+  /** Whether this process serves the API (false: the queue's workers only, with `/ok` and `/metrics`). */
+  readonly serveApi: boolean;
   /** Stop, as on SIGTERM, when stdin ends: the parent that spawned this process with a pipe died. */
   readonly exitWithParent: boolean;
   /** Load the application's code again when its files change (`berth dev`). */
@@ -98,6 +100,18 @@ export function isSpare(env: Environment = process.env): boolean {
 /** Two LISTEN connections (the event log's, the run workers') and one per pool. */
 export const MIN_RUNTIME_CONNECTIONS = 5;
 
+/** What the process does: serve the API, run the queue's runs, or both (the default). */
+function rolesOf(env: Environment): Pick<RuntimeConfig, 'runWorkers' | 'serveApi'> {
+  const runWorkers = text(env.BERTH_RUN_WORKERS) !== 'false';
+  const serveApi = text(env.BERTH_SERVE_API) !== 'false';
+  if (!runWorkers && !serveApi) {
+    throw new ConfigError(
+      'BERTH_RUN_WORKERS=false and BERTH_SERVE_API=false leave the process nothing to do: unset one',
+    );
+  }
+  return { runWorkers, serveApi };
+}
+
 /**
  * The runtime's settings, read from the environment once at start-up: everything else gets this
  * object (main.ts alone also reads the environment, to hand the application its own variables).
@@ -127,7 +141,7 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
       3600,
       { min: 1, max: MAX_RUN_TIMEOUT_SECONDS },
     ),
-    runWorkers: text(env.BERTH_RUN_WORKERS) !== 'false',
+    ...rolesOf(env),
     exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
     reloadOnChange: envBoolean('BERTH_RELOAD', env.BERTH_RELOAD),
     tracing: tracingOf(env),

@@ -198,16 +198,33 @@ describe('agent runtime workers: crashes, retries and a separate API tier', () =
     expect((next as CustomState).result).toBe('The sum of 1..2 is 3.');
   }, 60_000);
 
-  describe('an API process without workers, and a worker process on the same database', () => {
+  describe('an API process without workers, and a queue process without the API, on the same database', () => {
     let api: RuntimeProcess;
+    let queue: RuntimeProcess;
     let client: Client;
 
     async function startTiers(label: string, workerEnv: Record<string, string>): Promise<void> {
       await freshDatabase(label);
       api = await start({ BERTH_RUN_WORKERS: 'false' });
-      await start(workerEnv);
+      queue = await start({ ...workerEnv, BERTH_SERVE_API: 'false' });
       client = clientOf(api);
     }
+
+    it('serves nothing of the API from the queue process but its probe and its figures', async () => {
+      await startTiers('runtime_workers_queue_only', {});
+      const headers = { 'x-api-key': queue.apiKey };
+      expect((await fetch(`${queue.url}/ok`)).status).toBe(200);
+      expect((await fetch(`${queue.url}/metrics`, { headers })).status).toBe(200);
+      for (const path of ['/threads/search', '/assistants/search', '/info']) {
+        const response = await fetch(`${queue.url}${path}`, { method: 'POST', headers });
+        expect(response.status).toBe(404);
+        expect(((await response.json()) as { detail: string }).detail).toMatch(/queue's runs only/);
+      }
+      // Its runs are taken all the same: a run created through the API process ends.
+      const thread = await client.threads.create();
+      const result = await client.runs.wait(thread.thread_id, 'custom', { input: { steps: 3 } });
+      expect((result as CustomState).result).toBe('The sum of 1..3 is 6.');
+    }, 60_000);
 
     it('executes runs created through the API process in the worker process', async () => {
       await startTiers('runtime_workers_tiers', { BERTH_RUN_LEASE_SECONDS: '3' });

@@ -27,6 +27,7 @@ import { registerCors } from './cors.hook.js';
 import { loopbackFetch } from './in-process-dispatch.js';
 import { InProcessGrants, recognizeInProcessRequests } from './in-process-grants.js';
 import { registerCustomRoutes } from './custom-routes.hook.js';
+import { serveQueueProcessPathsOnly } from './queue-only.hook.js';
 import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
 import type { ServedRoutes } from './served-routes.js';
 
@@ -39,6 +40,8 @@ export interface RuntimeHttpOptions {
   readonly drain: HttpDrain;
   /** The tokens of requests handed over in process (`new Client()`, the app's middleware). */
   readonly grants: InProcessGrants;
+  /** False in a process that runs the queue's runs only. */
+  readonly serveApi: boolean;
 }
 
 /**
@@ -59,13 +62,14 @@ export function serveInProcessClient(
 /** Everything the runtime's HTTP server does around its routes: input, keys, CORS, A2A, OpenAPI. */
 export function configureRuntimeHttp(
   app: NestFastifyApplication,
-  { application, routes, customAuth, keys, drain, grants }: RuntimeHttpOptions,
+  { application, routes, customAuth, keys, drain, grants, serveApi }: RuntimeHttpOptions,
 ): void {
   app.useGlobalFilters(new ProblemFilter());
   // Nothing a client asks for is dropped without a word: an unknown field is a 422 naming it.
   app.useGlobalPipes(createValidationPipe({ refuseUnknownFields: true }));
   const fastify = app.getHttpAdapter().getInstance();
   observeRequests(fastify);
+  if (!serveApi) serveQueueProcessPathsOnly(fastify);
   registerJsonInput(fastify);
   registerCors(fastify, application.config.http?.cors);
   refuseWhileDraining(fastify, drain);
