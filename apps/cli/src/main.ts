@@ -1,3 +1,4 @@
+import { buildImage, BUILD_IMAGE_HELP } from './build-image/build-image.command.js';
 import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
 import { UsageError } from './commands/scripts.js';
@@ -10,6 +11,7 @@ Commands:
   up      start the platform: the control plane and the example application's runtime
   dev     serve one application's agent runtime from its directory
   deploy  deploy an application to a control plane; list, logs, revisions, delete deployments
+  build-image  write the Dockerfile of an application's runtime image, for a cluster listener
 
 Run "berth <command> --help" for a command's options.`;
 
@@ -17,6 +19,7 @@ const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
   up: { run: up, help: UP_HELP },
   dev: { run: dev, help: DEV_HELP },
   deploy: { run: deploy, help: DEPLOY_HELP },
+  'build-image': { run: buildImage, help: BUILD_IMAGE_HELP },
 };
 
 async function main(argv: readonly string[]): Promise<void> {

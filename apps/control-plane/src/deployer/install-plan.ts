@@ -1,16 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const LOCKFILES: readonly (readonly [string, string])[] = [
-  ['package-lock.json', 'npm ci --no-audit --no-fund --prefer-offline'],
-  ['npm-shrinkwrap.json', 'npm ci --no-audit --no-fund --prefer-offline'],
-  ['yarn.lock', 'yarn install --frozen-lockfile'],
-  ['pnpm-lock.yaml', 'pnpm install --frozen-lockfile'],
-  ['bun.lock', 'bun install --frozen-lockfile'],
-  ['bun.lockb', 'bun install --frozen-lockfile'],
-];
-const WITHOUT_LOCKFILE = 'npm install --no-audit --no-fund --prefer-offline';
+import { detectInstall, LOCKFILE_INSTALLS } from '#libs/install-commands';
 
 export type InstallPlan = {
   /** Undefined when there is nothing to install (no package.json and no install command). */
@@ -31,21 +22,18 @@ export async function planInstall(root: string, configured: string | null): Prom
     .update(process.version)
     .update('\0')
     .update(manifest ?? '');
-  let command = configured ?? undefined;
-  let reason = configured ? 'install_command' : 'no package.json: nothing to install';
-  for (const [file, detected] of LOCKFILES) {
+  const present = new Set(manifest === undefined ? [] : ['package.json']);
+  for (const [file] of LOCKFILE_INSTALLS) {
     const content = await read(join(root, file));
     if (content === undefined) continue;
+    present.add(file);
     hash.update('\0').update(file).update('\0').update(content);
-    if (!command) {
-      command = detected;
-      reason = `detected from ${file}`;
-    }
   }
-  if (!command && manifest !== undefined) {
-    command = WITHOUT_LOCKFILE;
-    reason = 'package.json without a lockfile';
-  }
+  const detected = detectInstall((file) => present.has(file));
+  const command = configured ?? detected?.command;
+  const reason = configured
+    ? 'install_command'
+    : (detected?.reason ?? 'no package.json: nothing to install');
   hash.update('\0').update(command ?? '');
   return { command, reason, cacheKey: hash.digest('hex').slice(0, 32) };
 }
