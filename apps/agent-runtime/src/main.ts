@@ -48,8 +48,7 @@ async function main(): Promise<void> {
     logger.error(error instanceof Error ? error.message : String(error));
   };
   const persistence = await openRuntimePersistence(config, onError, poolSizesOf(config));
-  observeEventLog(persistence.eventStore, persistence.runners);
-  measureRunQueue(persistence.pool);
+  observePersistence(persistence);
   const { application, routes, customAuth, ui } = await openApplication(
     config,
     persistence,
@@ -104,6 +103,12 @@ async function main(): Promise<void> {
       stop('stdin closed (parent gone)');
     });
   }
+}
+
+/** The metrics of the event log's projections and of the run queue. */
+function observePersistence(persistence: Persistence): void {
+  observeEventLog(persistence.eventStore, persistence.runners);
+  measureRunQueue(persistence.pool);
 }
 
 /** The server's URL as this process reaches it: a wildcard address is reached on loopback. */
