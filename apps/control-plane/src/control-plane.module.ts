@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PersistenceModule } from '#libs/persistence';
+import { ClusterProtocolModule } from './cluster-protocol/cluster-protocol.module.js';
 import { DeployerModule, type DeployerLog } from './deployer/deployer.module.js';
 import { DeploymentsModule } from './deployments/deployments.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -24,6 +25,7 @@ export class ControlPlaneModule {
         HealthModule,
         DeploymentsModule,
         ListenersModule,
+        ClusterProtocolModule,
         IntegrationsModule,
         TracingModule,
         UploadsModule,

@@ -292,6 +292,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/listeners/{listener_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ClusterProtocolController_poll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/listeners/{listener_id}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ClusterProtocolController_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/integrations/git_host/install": {
         parameters: {
             query?: never;
@@ -411,6 +443,14 @@ export interface components {
             /** @enum {string} */
             compute_type: "cluster";
             compute_config?: Record<string, never>;
+        };
+        ReportProgressDto: {
+            /** Format: uuid */
+            deployment_id: string;
+            revision_id?: string;
+            /** @enum {string} */
+            status: "DEPLOYING" | "DEPLOYED" | "DEPLOY_FAILED" | "TORN_DOWN";
+            message?: string;
         };
         PushNotificationDto: {
             repo_url: string;
@@ -580,6 +620,10 @@ export interface components {
             created_at: string;
             started_at?: string;
             finished_at?: string;
+        };
+        AssignmentsQueryDto: {
+            after?: string;
+            wait?: number;
         };
         LogsQueryDto: {
             /** @enum {string} */
@@ -751,11 +795,49 @@ export interface components {
             built_in: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description A cluster listener polled lately. */
+            connected: boolean;
+            last_seen_at: string | null;
         };
         /** @description The listeners. */
         ListenerPage: {
             resources: components["schemas"]["Listener"][];
             offset: number;
+        };
+        /** @description What a cluster listener is to do. */
+        ListenerAssignments: {
+            /** Format: uuid */
+            listener_id: string;
+            /** @description The next poll's `after`: it waits for a change. */
+            etag: string;
+            deployments: {
+                /** Format: uuid */
+                deployment_id: string;
+                name: string;
+                namespace: string | null;
+                /** @enum {string} */
+                action: "apply" | "tear_down";
+                revision: {
+                    revision_id: string;
+                    /** @enum {string} */
+                    status: "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING" | "DEPLOYED" | "CREATE_FAILED" | "BUILD_FAILED" | "DEPLOY_FAILED" | "SKIPPED" | "INTERRUPTED" | "UNKNOWN";
+                    image_uri: string | null;
+                    resource_spec: unknown;
+                    secret_references: unknown;
+                    env: {
+                        [key: string]: string;
+                    };
+                    /** @description The secrets, sealed for the listener's public key. */
+                    sealed_secrets: string;
+                } | null;
+            }[];
+        };
+        /** @description Where a deployment stands after a report. */
+        ListenerReport: {
+            /** Format: uuid */
+            deployment_id: string;
+            revision_id: string | null;
+            status: string;
         };
         /** @description How to connect a git host. */
         GitHostInstall: {
@@ -1723,6 +1805,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Listener"];
+                };
+            };
+            /** @description The request breaks the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    ClusterProtocolController_poll: {
+        parameters: {
+            query?: {
+                after?: string;
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                listener_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerAssignments"];
+                };
+            };
+            /** @description The request breaks the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    ClusterProtocolController_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listener_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportProgressDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerReport"];
                 };
             };
             /** @description The request breaks the schema */

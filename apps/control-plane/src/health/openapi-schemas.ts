@@ -111,10 +111,56 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
       compute_config: anyObject,
       built_in: { type: 'boolean' },
       created_at: timestamp,
+      connected: { type: 'boolean', description: 'A cluster listener polled lately.' },
+      last_seen_at: nullable(timestamp),
     },
     'Where deployments run.',
   ),
   ListenerPage: page('Listener', 'The listeners.'),
+  ListenerAssignments: record(
+    {
+      listener_id: uuid,
+      etag: { type: 'string', description: "The next poll's `after`: it waits for a change." },
+      deployments: {
+        type: 'array',
+        items: record(
+          {
+            deployment_id: uuid,
+            name: { type: 'string' },
+            namespace: nullable({ type: 'string' }),
+            action: { type: 'string', enum: ['apply', 'tear_down'] },
+            revision: nullable(
+              record(
+                {
+                  revision_id: { type: 'string' },
+                  status: { type: 'string', enum: [...REVISION_STATUSES] },
+                  image_uri: nullable({ type: 'string' }),
+                  resource_spec: {},
+                  secret_references: {},
+                  env: { type: 'object', additionalProperties: { type: 'string' } },
+                  sealed_secrets: {
+                    type: 'string',
+                    description: "The secrets, sealed for the listener's public key.",
+                  },
+                },
+                'The revision to apply.',
+              ),
+            ),
+          },
+          'A deployment of the listener, and what to do with it.',
+        ),
+      },
+    },
+    'What a cluster listener is to do.',
+  ),
+  ListenerReport: record(
+    {
+      deployment_id: uuid,
+      revision_id: nullable({ type: 'string' }),
+      status: { type: 'string' },
+    },
+    'Where a deployment stands after a report.',
+  ),
   GitHostInstall: { ...anyObject, description: 'How to connect a git host.' },
   GitHostPushed: record(
     {

@@ -4,6 +4,7 @@ import type { JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
 import type { ListenerInfo } from './listener-info.js';
 import { ListenerEntity, type ListenerRow } from './listener.entity.js';
+import { ListenerPresence } from './listener-presence.js';
 
 /** The built-in listener: it builds and runs deployments as processes on this machine. */
 export const LOCAL_LISTENER_ID = '6c6f6361-6c00-4000-8000-000000000000';
@@ -16,6 +17,9 @@ export type ListenerResource = {
   compute_config: JsonObject;
   built_in: boolean;
   created_at: string;
+  /** A cluster listener polled lately (the built-in one always is). */
+  connected: boolean;
+  last_seen_at: string | null;
 };
 
 const LOCAL_LISTENER: ListenerResource = {
@@ -25,10 +29,19 @@ const LOCAL_LISTENER: ListenerResource = {
   compute_config: {},
   built_in: true,
   created_at: LOCAL_LISTENER_CREATED_AT,
+  connected: true,
+  last_seen_at: null,
 };
 
-export function listenerResourceOf(row: ListenerRow): ListenerResource {
+export function listenerResourceOf(
+  row: ListenerRow,
+  presence: Pick<ListenerResource, 'connected' | 'last_seen_at'> = {
+    connected: false,
+    last_seen_at: null,
+  },
+): ListenerResource {
   return {
+    ...presence,
     id: row.listener_id,
     name: row.name,
     compute_type: row.compute_type,
@@ -45,6 +58,7 @@ export class ListenerDirectory {
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     @Inject(ReadModelFreshness) private readonly freshness: ReadModelFreshness,
+    @Inject(ListenerPresence) private readonly presence: ListenerPresence,
   ) {
     this.rows = dataSource.getRepository(ListenerEntity);
   }
@@ -55,15 +69,23 @@ export class ListenerDirectory {
       where: { tenant_id: tenantId },
       order: { created_at: 'ASC' },
     });
-    return [LOCAL_LISTENER, ...rows.map(listenerResourceOf)];
+    const withPresence = (row: ListenerRow) =>
+      listenerResourceOf(row, this.presence.of(row.listener_id));
+    return [LOCAL_LISTENER, ...rows.map(withPresence)];
   }
 
-  async find(tenantId: string, listenerId: string): Promise<ListenerInfo> {
-    if (listenerId === LOCAL_LISTENER_ID) return { id: listenerId, compute_type: 'local' };
+  /** The tenant's listener of that id, with its compute config; undefined for another's. */
+  async resource(tenantId: string, listenerId: string): Promise<ListenerResource | undefined> {
+    if (listenerId === LOCAL_LISTENER_ID) return LOCAL_LISTENER;
     await this.freshness.catchUp('listeners');
     const row = await this.rows.findOneBy({ listener_id: listenerId });
     return row && row.tenant_id === tenantId
-      ? { id: listenerId, compute_type: row.compute_type }
-      : null;
+      ? listenerResourceOf(row, this.presence.of(row.listener_id))
+      : undefined;
+  }
+
+  async find(tenantId: string, listenerId: string): Promise<ListenerInfo> {
+    const listener = await this.resource(tenantId, listenerId);
+    return listener ? { id: listener.id, compute_type: listener.compute_type } : null;
   }
 }

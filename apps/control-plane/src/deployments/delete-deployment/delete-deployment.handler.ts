@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { SecretVault } from '../../secrets/secret-vault.js';
+import { clusterHoldsObjects } from '../domain/cluster-listener.js';
 import { actorOf, DeploymentCommands, NameClaims, recordedBy } from '../deployment-commands.js';
 import { DeploymentQuota } from '../deployment-quota.service.js';
 import { DeleteDeployment } from './delete-deployment.command.js';
@@ -26,9 +27,9 @@ export class DeleteDeploymentHandler implements ICommandHandler<DeleteDeployment
       { kind: 'delete', deployment_id: deploymentId, tenant_id: caller.tenant_id, now },
       { metadata },
     );
-    // Nothing on this machine runs an external_container deployment (its cluster listener is
-    // only a registration), so there is nothing to tear down: it is gone at once.
-    if (state.source === 'external_container' && !state.deleted) {
+    // A cluster listener that never took the deployment has nothing to tear down: it is gone at
+    // once. Otherwise the listener tears its objects down and reports it (cluster-protocol/).
+    if (state.source === 'external_container' && !state.deleted && !clusterHoldsObjects(state)) {
       await this.vault.forget(deploymentId);
       await this.deployments.handle(deploymentId, { kind: 'torn_down', now }, { metadata });
     }

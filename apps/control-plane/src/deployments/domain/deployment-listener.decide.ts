@@ -10,7 +10,7 @@ export type ListenerCommand = Extract<
   { kind: 'provisioned' | 'revision_status' | 'source_resolved' | 'activate' | 'torn_down' }
 >;
 
-const NEXT_STATUSES: Readonly<Record<RevisionStatus, readonly RevisionStatus[]>> = {
+export const NEXT_STATUSES: Readonly<Record<RevisionStatus, readonly RevisionStatus[]>> = {
   CREATING: ['QUEUED', 'CREATE_FAILED'],
   QUEUED: ['AWAITING_BUILD', 'AWAITING_DEPLOY', 'SKIPPED', 'INTERRUPTED'],
   AWAITING_BUILD: ['BUILDING', 'SKIPPED', 'INTERRUPTED', 'BUILD_FAILED'],

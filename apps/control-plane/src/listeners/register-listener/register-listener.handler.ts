@@ -1,6 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { badRequest } from '#libs/domain';
 import { EventStore, uuidv7 } from '#libs/event-store';
+import { isSealingPublicKey } from '#libs/sealed-box';
 import { listenerResourceOf, type ListenerResource } from '../listener-directory.js';
 import { listenerStream, type ListenerRegisteredData } from '../listeners.projection.js';
 import { RegisterListener } from './register-listener.command.js';
@@ -11,6 +13,15 @@ export class RegisterListenerHandler implements ICommandHandler<RegisterListener
   constructor(@Inject(EventStore) private readonly store: EventStore) {}
 
   async execute({ caller, name, computeConfig }: RegisterListener): Promise<ListenerResource> {
+    const publicKey = computeConfig.public_key;
+    if (
+      publicKey !== undefined &&
+      (typeof publicKey !== 'string' || !isSealingPublicKey(publicKey))
+    ) {
+      throw badRequest(
+        "compute_config.public_key must be an X25519 public key in PEM (-----BEGIN PUBLIC KEY-----): the deployments' secrets are sealed for it",
+      );
+    }
     const data: ListenerRegisteredData = {
       listener_id: uuidv7(),
       tenant_id: caller.tenant_id,
