@@ -31,7 +31,9 @@ const id = new ParseUUIDPipe();
 /** Aborted when the client goes away: a waiting poll stops waiting. */
 function closedSignal(request: FastifyRequest): AbortSignal {
   const closed = new AbortController();
-  request.raw.once('close', () => { closed.abort(); });
+  request.raw.once('close', () => {
+    closed.abort();
+  });
   return closed.signal;
 }
 

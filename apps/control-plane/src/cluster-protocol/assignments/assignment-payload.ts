@@ -1,6 +1,5 @@
 import { sealFor } from '#libs/sealed-box';
-import type { ClusterAssignment } from '../../deployments/domain/cluster-listener.js';
-import type { DeploymentState } from '../../deployments/domain/deployment.state.js';
+import type { DeploymentState, RevisionState } from '../../deployments/domain/deployment.state.js';
 import type { PlainSecret } from '../../secrets/secret-vault.js';
 
 /** One deployment as its cluster listener is told it. */
@@ -33,24 +32,28 @@ export interface RevisionSecrets {
   readonly secrets: readonly PlainSecret[];
 }
 
-/** The wire form of a deployment's assignment; the secrets are sealed here and nowhere else. */
-export function assignedDeployment(
-  state: DeploymentState,
-  assignment: Exclude<ClusterAssignment, { action: 'none' }>,
-  listener: { readonly id: string; readonly publicKey: string },
-  revisionSecrets: RevisionSecrets | undefined,
-): AssignedDeployment {
-  const deploymentId = state.deployment_id ?? '';
-  const base = {
-    deployment_id: deploymentId,
+function deploymentPart(state: DeploymentState) {
+  return {
+    deployment_id: state.deployment_id ?? '',
     name: state.name,
     namespace: state.source_config.listener_config?.cluster_namespace ?? null,
   };
-  if (assignment.action === 'tear_down') return { ...base, action: 'tear_down', revision: null };
-  if (!revisionSecrets)
-    throw new Error(`the secrets of revision ${assignment.revision.revision_id} were not opened`);
-  const { revision } = assignment;
-  const context = sealingContext(listener.id, deploymentId, revision.revision_id);
+}
+
+/** A deleted deployment, for its listener to tear down. */
+export function tearDownAssignment(state: DeploymentState): AssignedDeployment {
+  return { ...deploymentPart(state), action: 'tear_down', revision: null };
+}
+
+/** A revision to apply; its secrets are sealed here and nowhere else. */
+export function applyAssignment(
+  state: DeploymentState,
+  revision: RevisionState,
+  listener: { readonly id: string; readonly publicKey: string },
+  opened: RevisionSecrets,
+): AssignedDeployment {
+  const base = deploymentPart(state);
+  const context = sealingContext(listener.id, base.deployment_id, revision.revision_id);
   return {
     ...base,
     action: 'apply',
@@ -60,8 +63,8 @@ export function assignedDeployment(
       image_uri: revision.source_revision_config.image_uri ?? null,
       resource_spec: revision.resource_spec,
       secret_references: state.secret_references ?? [],
-      env: revisionSecrets.env,
-      sealed_secrets: sealFor(listener.publicKey, JSON.stringify(revisionSecrets.secrets), context),
+      env: opened.env,
+      sealed_secrets: sealFor(listener.publicKey, JSON.stringify(opened.secrets), context),
     },
   };
 }

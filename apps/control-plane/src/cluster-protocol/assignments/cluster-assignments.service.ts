@@ -18,7 +18,8 @@ import type { Caller } from '../../tenancy/tenant-directory.js';
 import { ListenerDirectory } from '../../listeners/listener-directory.js';
 import { ListenerPresence } from '../../listeners/listener-presence.js';
 import {
-  assignedDeployment,
+  applyAssignment,
+  tearDownAssignment,
   type AssignedDeployment,
   type RevisionSecrets,
 } from './assignment-payload.js';
@@ -105,12 +106,11 @@ export class ClusterAssignments {
     const assigned: AssignedDeployment[] = [];
     for (const state of states) {
       const assignment = clusterAssignmentOf(state);
-      if (assignment.action === 'none') continue;
-      const secrets =
-        assignment.action === 'apply'
-          ? await this.secretsOf(state, assignment.revision.secrets)
-          : undefined;
-      assigned.push(assignedDeployment(state, assignment, listener, secrets));
+      if (assignment.action === 'tear_down') assigned.push(tearDownAssignment(state));
+      if (assignment.action !== 'apply') continue;
+      const { revision } = assignment;
+      const opened = await this.secretsOf(state, revision.secrets);
+      assigned.push(applyAssignment(state, revision, listener, opened));
     }
     return assigned;
   }
