@@ -40,8 +40,9 @@ export interface CreatedRun {
 }
 
 /**
- * The runs' command side, for the handlers of their commands and the features that make runs
- * (crons, A2A, MCP, the thread protocol): creation through the queue, cancel, delete.
+ * The runs' command side, for the handlers of their commands and the features that make a run
+ * under an id of their own (a cron's tick, an A2A message): creation through the queue, cancel,
+ * delete.
  */
 @Injectable()
 export class RunCommands {
