@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { dropDatabase, ensureDatabase } from '#libs/database';
+import { deploymentDatabaseName } from '#libs/deployment-databases';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import type { ListenerCommand } from '../deployments/domain/deployment-listener.decide.js';
 import type { DeploymentState } from '../deployments/domain/deployment.state.js';
@@ -9,10 +10,6 @@ import type { UploadStore } from '../uploads/upload-store.js';
 import type { DeploymentRuntimes } from './deployment-runtimes.js';
 import type { DeploymentTree } from './deployment-tree.js';
 import { portIsFree } from './free-port.js';
-
-/** Each deployment's own database on the control plane's server. */
-export const deploymentDatabaseName = (deploymentId: string): string =>
-  `berth_deployment_${deploymentId.replace(/-/g, '')}`;
 
 export type ProvisionerDeps = {
   readonly config: ControlPlaneConfig;

@@ -5,7 +5,7 @@ import {
   type RevisionStep,
   type WorkResult,
 } from '../deployments/domain/revision-workflow.js';
-import { ConnectionBudgetExceededError } from '../isolation/connection-budget.js';
+import { ConnectionBudgetExceededError } from '#libs/deployment-databases';
 import type { UploadStore } from '../uploads/upload-store.js';
 import type { DeploymentWriter } from './deployment-writer.js';
 import { DiskQuotaExceededError } from './disk-quota.js';

@@ -1,5 +1,5 @@
 import type { ControlPlaneConfig } from '../control-plane.config.js';
-import { runtimeConnectionsOf } from '../isolation/connection-budget.js';
+import { runtimeConnectionsOf } from '#libs/deployment-databases';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import type pg from 'pg';
 import { acceptsAnyPassword, withDatabase } from '#libs/database';
+import {
+  DeploymentDatabaseRoles,
+  type DeploymentConnectionLimits,
+} from '#libs/deployment-databases';
 import { PLATFORM_ROOT, RUNTIME_SCRIPT } from '../platform-paths.js';
 import {
   firstUntraversable,
   restrictDataDirectory,
   unreadableByOthers,
 } from './data-dir-permissions.js';
-import {
-  DeploymentDatabaseRoles,
-  type DeploymentConnectionLimits,
-} from './deployment-database-roles.js';
 import { ControlGroups } from './control-groups.js';
 import { findJailTools } from './jail-tools.js';
 import { Jailer } from './jailer.js';

@@ -96,10 +96,14 @@ export class DeploymentDatabaseRoles {
    * Makes (or updates) the role and hands it the database; returns the runtime's URL. Throws
    * ConnectionBudgetExceededError, changing nothing, when the server has no room for its limit.
    */
-  async grant(deploymentId: string, database: string): Promise<string> {
+  async grant(
+    deploymentId: string,
+    database: string,
+    own?: { readonly limit: number; readonly requestedBy: string },
+  ): Promise<string> {
     const role = deploymentRoleName(deploymentId);
     const password = this.passwordOf(deploymentId);
-    const limit = this.limits.perDeployment;
+    const limit = own?.limit ?? this.limits.perDeployment;
     await withClient(this.serverUrl, async (client) => {
       const id = client.escapeIdentifier(role);
       const secret = client.escapeLiteral(password);
@@ -117,7 +121,12 @@ export class DeploymentDatabaseRoles {
         const current = rows[0]?.current ?? undefined;
         const admission = admitConnections(
           await serverConnections(client, this.limits.reservedForPlatform),
-          { requested: limit, current, othersGranted: rows[0]?.others ?? 0 },
+          {
+            requested: limit,
+            current,
+            othersGranted: rows[0]?.others ?? 0,
+            requestedBy: own?.requestedBy,
+          },
         );
         if (!admission.admitted) throw new ConnectionBudgetExceededError(admission.reason);
         if (current === undefined) {

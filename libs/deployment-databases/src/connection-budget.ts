@@ -15,6 +15,8 @@ export interface ConnectionRequest {
   readonly current: number | undefined;
   /** The sum of the other deployments' roles' limits on the server. */
   readonly othersGranted: number;
+  /** Where `requested` was set, named when it is refused. */
+  readonly requestedBy?: string;
 }
 
 export type Admission =
@@ -43,7 +45,7 @@ export function admitConnections(server: ServerConnections, request: ConnectionR
     capacity,
     reason:
       `The database server has no room for this deployment's ${request.requested} connections ` +
-      `(BERTH_DEPLOYMENT_DB_CONNECTIONS): the other deployments hold ${request.othersGranted} of ` +
+      `(${request.requestedBy ?? 'BERTH_DEPLOYMENT_DB_CONNECTIONS'}): the other deployments hold ${request.othersGranted} of ` +
       `the ${capacity} that deployments may share (max_connections ${server.max}, less ` +
       `${server.reservedByServer} reserved for superusers and ${server.reservedForPlatform} kept ` +
       `for the platform, BERTH_DB_RESERVED_CONNECTIONS), ${left} are left. Delete a deployment, ` +

@@ -1,0 +1,3 @@
+export * from './connection-budget.js';
+export * from './deployment-database-name.js';
+export * from './deployment-database-roles.js';
