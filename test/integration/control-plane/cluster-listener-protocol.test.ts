@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { generateSealingKeys, openSealed, type SealingKeys } from '#libs/sealed-box';
+import {
+  generateSealingKeys,
+  listenerSealingContext as context,
+  openSealed,
+  type SealingKeys,
+} from '#libs/sealed-box';
 import {
   OTHER_TENANT_KEY,
   restartControlPlane,
@@ -38,9 +43,6 @@ type Assigned = {
 };
 type Assignments = { listener_id: string; etag: string; deployments: Assigned[] };
 type HistoryEntry = { event: string; actor: Json | null; revision_id: string | null };
-
-const context = (listenerId: string, deploymentId: string, revisionId: string) =>
-  `berth-listener:${listenerId}:${deploymentId}:${revisionId}`;
 
 describe('the cluster listener protocol, over HTTP against a real control plane', () => {
   let cp: ControlPlaneProcess;

@@ -76,15 +76,18 @@ describe('applyPlan', () => {
 });
 
 describe('tearDownPlan', () => {
-  it('deletes every object of the kinds Berth renders, and leaves the volume claims', () => {
+  it("deletes every object of the kinds Berth renders and the database's volume claims", () => {
     const observed = observedOf([
       ['Deployment', base],
       ['Secret', `${base}-db-credentials`],
       ['PersistentVolumeClaim', `data-${base}-db-0`],
+      ['Pod', `${base}-abc`],
+      ['ReplicaSet', `${base}-5d8f`],
     ]);
     expect(tearDownPlan(observed)).toEqual([
       { kind: 'Deployment', name: base },
       { kind: 'Secret', name: `${base}-db-credentials` },
+      { kind: 'PersistentVolumeClaim', name: `data-${base}-db-0` },
     ]);
   });
 });

@@ -12,6 +12,22 @@ export const MANAGED_KINDS = [
 ] as const;
 export type ManagedKind = (typeof MANAGED_KINDS)[number];
 
+/** What a tear-down deletes besides: the database's volume claims, which no revision prunes. */
+export const TORN_DOWN_KINDS = [...MANAGED_KINDS, 'PersistentVolumeClaim'] as const;
+export type TornDownKind = (typeof TORN_DOWN_KINDS)[number];
+
+/** The API group and version each kind is applied, listed and deleted through. */
+export const API_VERSION_OF: Readonly<Record<TornDownKind, string>> = {
+  Secret: 'v1',
+  Service: 'v1',
+  PersistentVolumeClaim: 'v1',
+  StatefulSet: 'apps/v1',
+  Deployment: 'apps/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  PodDisruptionBudget: 'policy/v1',
+};
+
 /** An object of the deployment as the cluster reports it (listed by the deployment's label). */
 export interface ObservedObject {
   readonly kind: string;
@@ -20,8 +36,8 @@ export interface ObservedObject {
   readonly revisionId: string | undefined;
 }
 
-export interface ObjectRef {
-  readonly kind: ManagedKind;
+export interface ObjectRef<Kind extends string = ManagedKind> {
+  readonly kind: Kind;
   readonly name: string;
 }
 
@@ -37,6 +53,8 @@ export interface ApplyPlan {
 
 const isManaged = (kind: string): kind is ManagedKind =>
   (MANAGED_KINDS as readonly string[]).includes(kind);
+const isTornDown = (kind: string): kind is TornDownKind =>
+  (TORN_DOWN_KINDS as readonly string[]).includes(kind);
 
 const keyOf = (kind: string, name: string): string => `${kind}/${name}`;
 
@@ -59,9 +77,14 @@ export function applyPlan(
   return { apply: rendered, prune, waitFor };
 }
 
-/** Everything of the deployment the cluster holds, deleted when the deployment is. */
-export function tearDownPlan(observed: readonly ObservedObject[]): readonly ObjectRef[] {
+/**
+ * Everything of the deployment the cluster holds, deleted when the deployment is: its database's
+ * volume claims too, as the local listener drops a deleted deployment's database.
+ */
+export function tearDownPlan(
+  observed: readonly ObservedObject[],
+): readonly ObjectRef<TornDownKind>[] {
   return observed
-    .filter((object) => isManaged(object.kind))
-    .map((object) => ({ kind: object.kind as ManagedKind, name: object.name }));
+    .filter((object) => isTornDown(object.kind))
+    .map((object) => ({ kind: object.kind as TornDownKind, name: object.name }));
 }

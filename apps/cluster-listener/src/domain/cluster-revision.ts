@@ -21,10 +21,14 @@ export type RevisionDatabase =
   | { readonly kind: 'in_cluster'; readonly password: string; readonly image: string }
   | { readonly kind: 'external'; readonly url: string };
 
-/** What the network policy lets in besides the listener. */
+/** Who the runtime's network policy lets in. */
 export interface IngressSource {
   /** Labels of the namespace the cluster's ingress controller runs in. */
   readonly namespaceLabels: Readonly<Record<string, string>>;
+  /** The namespace the listener's pods run in. */
+  readonly listenerNamespace: string;
+  /** Labels of the namespace Prometheus scrapes `/metrics` from, when the queue autoscales. */
+  readonly metricsNamespaceLabels?: Readonly<Record<string, string>>;
 }
 
 /** Everything one revision's objects are rendered from. */

@@ -63,7 +63,7 @@ export function databaseStatefulSet(context: RenderContext, image: string): Stat
       },
       volumeClaimTemplates: [
         {
-          metadata: { name: 'data' },
+          metadata: { name: 'data', labels: selectorLabels(context, 'database') },
           spec: {
             accessModes: ['ReadWriteOnce'],
             resources: { requests: { storage: `${database.storageGi}Gi` } },

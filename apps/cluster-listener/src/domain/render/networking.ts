@@ -11,6 +11,8 @@ import { RUNTIME_PORT } from './pod-template.js';
 
 /** The label every pod of the cluster listener carries (see deploy/kubernetes/listener.yaml). */
 export const LISTENER_POD_LABELS = { 'app.kubernetes.io/name': 'berth-listener' } as const;
+/** The label Kubernetes gives every namespace, its name. */
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 export const DATABASE_PORT = 5432;
 
 /** The API servers behind one address in the namespace, on port 80. */
@@ -26,9 +28,9 @@ export function runtimeService(context: RenderContext): Service {
 }
 
 /**
- * The runtime's pods take connections from the namespace's ingress controller and from the
- * listener only (the queue's workers from the listener only: they serve `/ok` and `/metrics`).
- * Their own connections out are not limited: graphs call model providers.
+ * The runtime's pods take connections on their port from the ingress controller's namespace, the
+ * listener's pods and, when given, the namespace Prometheus scrapes from, only. Their own
+ * connections out are not limited: graphs call model providers.
  */
 export function runtimeNetworkPolicy(context: RenderContext): NetworkPolicy {
   const { ingress } = context.revision;
@@ -46,7 +48,15 @@ export function runtimeNetworkPolicy(context: RenderContext): NetworkPolicy {
         {
           from: [
             { namespaceSelector: { matchLabels: { ...ingress.namespaceLabels } } },
-            { podSelector: { matchLabels: { ...LISTENER_POD_LABELS } } },
+            {
+              namespaceSelector: {
+                matchLabels: { [NAMESPACE_NAME_LABEL]: ingress.listenerNamespace },
+              },
+              podSelector: { matchLabels: { ...LISTENER_POD_LABELS } },
+            },
+            ...(ingress.metricsNamespaceLabels
+              ? [{ namespaceSelector: { matchLabels: { ...ingress.metricsNamespaceLabels } } }]
+              : []),
           ],
           ports: [{ protocol: 'TCP', port: RUNTIME_PORT }],
         },

@@ -3,6 +3,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { connectionsPerPod } from '../database-connections.js';
 import { requirementsOf, type ContainerResources } from '../resource-defaults.js';
 import { metadataOf, selectorLabels, type RenderContext } from './render-context.js';
 import { withoutNulls } from './user-objects.js';
@@ -43,6 +44,7 @@ function runtimeEnv(context: RenderContext, role: RuntimeRole): IEnvVar[] {
       name: 'DATABASE_URL',
       valueFrom: { secretKeyRef: { name: names.databaseCredentials, key: 'url' } },
     },
+    { name: 'BERTH_DATABASE_CONNECTIONS', value: String(connectionsPerPod(context.resources)) },
     ...roleEnv(role),
     ...plain,
     ...referenced,

@@ -48,6 +48,43 @@ describe('renderRevision, with no resource spec', () => {
     expect(runtime.livenessProbe?.httpGet).toEqual({ path: '/ok', port: 'http' });
   });
 
+  it("admits the ingress controller's namespace and the listener's pods only, on the runtime's port", () => {
+    const policy = renderedAs(rendered, 'NetworkPolicy', base).spec;
+    expect(policy?.policyTypes).toEqual(['Ingress']);
+    expect(policy?.ingress).toEqual([
+      {
+        from: [
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
+          },
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'berth-system' } },
+            podSelector: { matchLabels: { 'app.kubernetes.io/name': 'berth-listener' } },
+          },
+        ],
+        ports: [{ protocol: 'TCP', port: 8000 }],
+      },
+    ]);
+  });
+
+  it('admits the namespace Prometheus scrapes from too, when the listener names one', () => {
+    const scraped = renderRevision(
+      plainRevision({
+        ingress: { ...revision.ingress, metricsNamespaceLabels: { name: 'monitoring' } },
+      }),
+    );
+    const from = renderedAs(scraped, 'NetworkPolicy', base).spec?.ingress?.[0]?.from;
+    expect(from?.at(-1)).toEqual({ namespaceSelector: { matchLabels: { name: 'monitoring' } } });
+    expect(from).toHaveLength(3);
+  });
+
+  it("labels the database's volume claims with the deployment, so that its tear-down finds them", () => {
+    const claims = renderedAs(rendered, 'StatefulSet', `${base}-db`).spec?.volumeClaimTemplates;
+    expect(claims?.map((claim) => claim.metadata?.labels)).toEqual([
+      { 'berth.dev/deployment-id': revision.deploymentId, 'berth.dev/component': 'database' },
+    ]);
+  });
+
   it('runs the API servers without workers and the queue without the API', () => {
     const api = envOf(runtime);
     const queuePod = podOf(renderedAs(rendered, 'Deployment', `${base}-queue`));
@@ -77,6 +114,12 @@ describe('renderRevision, with no resource spec', () => {
       secretKeyRef: { name: `${base}-db-credentials`, key: 'url' },
     });
     expect(JSON.stringify(renderedAs(rendered, 'Deployment', base))).not.toContain('p@ss word');
+  });
+
+  it("sizes every runtime pod's connections to fit the database with all pods up", () => {
+    const queuePod = podOf(renderedAs(rendered, 'Deployment', `${base}-queue`));
+    expect(envOf(runtime).BERTH_DATABASE_CONNECTIONS?.value).toBe('24');
+    expect(envOf(containerOf(queuePod, 'runtime')).BERTH_DATABASE_CONNECTIONS?.value).toBe('24');
   });
 
   it('runs a PostgreSQL of 0.5 CPU, 1024 MB, 10 GiB and 100 connections', () => {
@@ -114,7 +157,13 @@ describe('renderRevision, with every resource spec field', () => {
     expect(api?.metrics?.[0]?.resource?.name).toBe('cpu');
     const queue = renderedAs(rendered, 'HorizontalPodAutoscaler', `${base}-queue`).spec;
     expect(queue).toMatchObject({ minReplicas: 1, maxReplicas: 10 });
-    expect(queue?.metrics?.[0]?.external?.metric.name).toBe('berth_run_queue_depth');
+    expect(queue?.metrics?.[0]?.external).toEqual({
+      metric: {
+        name: 'berth_run_queue_depth',
+        selector: { matchLabels: { berth_dev_deployment_id: revision.deploymentId } },
+      },
+      target: { type: 'AverageValue', averageValue: '10' },
+    });
     // The autoscalers own the replica counts.
     expect(renderedAs(rendered, 'Deployment', base).spec?.replicas).toBeUndefined();
   });

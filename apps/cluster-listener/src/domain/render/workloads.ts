@@ -57,13 +57,22 @@ function cpuMetric() {
   };
 }
 
+/**
+ * The queue's depth, selected by the deployment: every runtime pod of it reports the same queue.
+ * The label is the pod's `berth.dev/deployment-id` as Prometheus records it (a metric's label
+ * names have no `.` or `/`), which is what a metrics adapter matches the selector against.
+ */
+export const QUEUE_METRIC_DEPLOYMENT_LABEL = 'berth_dev_deployment_id';
+
 function queueDepthMetric(context: RenderContext) {
   return {
     type: 'External',
     external: {
       metric: {
         name: 'berth_run_queue_depth',
-        selector: { matchLabels: selectorLabels(context, 'api') },
+        selector: {
+          matchLabels: { [QUEUE_METRIC_DEPLOYMENT_LABEL]: context.revision.deploymentId },
+        },
       },
       target: { type: 'AverageValue', averageValue: String(QUEUE_DEPTH_PER_WORKER) },
     },

@@ -14,7 +14,10 @@ export function plainRevision(overrides: Partial<ClusterRevision> = {}): Cluster
     secrets: [],
     secretReferences: [],
     database: { kind: 'in_cluster', password: 'p@ss word', image: 'pgvector/pgvector:pg16' },
-    ingress: { namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
+    ingress: {
+      namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+      listenerNamespace: 'berth-system',
+    },
     ...overrides,
   };
 }

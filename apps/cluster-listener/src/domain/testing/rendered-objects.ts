@@ -5,6 +5,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { RenderedObject } from '../render/render-revision.js';
 
 interface Kinds {
@@ -12,6 +13,7 @@ interface Kinds {
   StatefulSet: IStatefulSet;
   HorizontalPodAutoscaler: IHorizontalPodAutoscaler;
   Secret: ISecret;
+  NetworkPolicy: INetworkPolicy;
 }
 
 /** One rendered object as the JSON the cluster is sent, typed by its kind; throws when absent. */

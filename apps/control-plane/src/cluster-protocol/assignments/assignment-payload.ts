@@ -1,4 +1,4 @@
-import { sealFor } from '#libs/sealed-box';
+import { listenerSealingContext, sealFor } from '#libs/sealed-box';
 import type { DeploymentState, RevisionState } from '../../deployments/domain/deployment.state.js';
 import type { PlainSecret } from '../../secrets/secret-vault.js';
 
@@ -22,10 +22,6 @@ export interface AssignedRevision {
   /** The revision's secrets (and the runtime's tracing token), sealed for the listener's key. */
   readonly sealed_secrets: string;
 }
-
-/** What a deployment's secrets are sealed under: they open for that listener and revision only. */
-export const sealingContext = (listenerId: string, deploymentId: string, revisionId: string) =>
-  `berth-listener:${listenerId}:${deploymentId}:${revisionId}`;
 
 export interface RevisionSecrets {
   readonly env: Readonly<Record<string, string>>;
@@ -53,7 +49,7 @@ export function applyAssignment(
   opened: RevisionSecrets,
 ): AssignedDeployment {
   const base = deploymentPart(state);
-  const context = sealingContext(listener.id, base.deployment_id, revision.revision_id);
+  const context = listenerSealingContext(listener.id, base.deployment_id, revision.revision_id);
   return {
     ...base,
     action: 'apply',
