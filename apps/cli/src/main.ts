@@ -4,6 +4,7 @@ import { dev, DEV_HELP } from './commands/dev.command.js';
 import { UsageError } from './commands/scripts.js';
 import { up, UP_HELP } from './commands/up.command.js';
 import { deploy, DEPLOY_HELP } from './deploy/deploy.command.js';
+import { listener, LISTENER_HELP } from './listener/listener.command.js';
 
 const HELP = `Usage: berth <command> [options]
 
@@ -12,6 +13,7 @@ Commands:
   dev     serve one application's agent runtime from its directory
   deploy  deploy an application to a control plane; list, logs, revisions, delete deployments
   build-image  write the Dockerfile of an application's runtime image, for a cluster listener
+  listener     run a cluster listener: deploy the deployments naming it into Kubernetes
 
 Run "berth <command> --help" for a command's options.`;
 
@@ -20,6 +22,7 @@ const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
   dev: { run: dev, help: DEV_HELP },
   deploy: { run: deploy, help: DEPLOY_HELP },
   'build-image': { run: buildImage, help: BUILD_IMAGE_HELP },
+  listener: { run: listener, help: LISTENER_HELP },
 };
 
 async function main(argv: readonly string[]): Promise<void> {

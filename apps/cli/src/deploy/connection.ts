@@ -65,7 +65,7 @@ export async function connect(env: CliEnvironment, projectDir: string): Promise<
   return { client: new DeployClient({ baseUrl, apiKey, apiKeyOrigin }), dotenv };
 }
 
-function checkHostUrl(value: string): string {
+export function checkHostUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);

@@ -53,6 +53,7 @@ export interface Listener {
   readonly id: string;
   readonly name: string;
   readonly compute_type: 'local' | 'cluster';
+  readonly compute_config?: Readonly<Record<string, unknown>>;
 }
 
 export interface Page<T> {
@@ -226,11 +227,14 @@ export class DeployClient {
     return url.toString();
   }
 
-  private async request<T>(
+  protected async request<T>(
     method: string,
     path: string,
-    options: { query?: Query; body?: object } = {},
+    options: { query?: Query; body?: object; timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<T> {
+    const timeout = AbortSignal.timeout(
+      options.timeoutMs ?? this.options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    );
     const headers: Record<string, string> = {
       'x-api-key': this.options.apiKey,
       accept: 'application/json',
@@ -240,7 +244,7 @@ export class DeployClient {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? REQUEST_TIMEOUT_MS),
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
     });
     await this.check(response);
     const text = await response.text();
