@@ -1,9 +1,9 @@
 // Lint step: no import cycles between the folders of an app or a lib (apps/<app>/src/<folder>,
 // libs/<lib>/src/<folder>), nor between libs (`#libs/<lib>` imports); and the layers' direction:
 // domain code (a `domain/` folder, deciders, a decider's decide/evolve files, workflows) loads no
-// framework, libs never import apps, and only a module or the composition root imports a
-// controller. Files at an src root (main, modules, config) are the composition root and may
-// import any folder; specs and testing/ helpers are left out. Prints each finding with the
+// framework, libs never import apps, apps never import each other, and only a module or the
+// composition root imports a controller. Files at an src root (main, modules, config) are the
+// composition root and may import any folder; specs and testing/ helpers are left out. Prints each finding with the
 // imports that make it, and exits 1 when there is one.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -50,6 +50,10 @@ function checkLayers(file, specifier, target) {
   }
   if (at.startsWith('libs/') && target && relative(root, target).startsWith('apps/')) {
     layerFindings.push(`a lib imports an app: ${at} -> ${relative(root, target)}`);
+  }
+  const appOf = (path) => /^apps\/[^/]+/.exec(relative(root, path))?.[0];
+  if (target && appOf(file) && appOf(target) && appOf(file) !== appOf(target)) {
+    layerFindings.push(`an app imports another app: ${at} -> ${relative(root, target)}`);
   }
   if (target && isController(target) && !isController(file) && !mayImportControllers(file)) {
     layerFindings.push(`a feature imports a controller: ${at} -> ${relative(root, target)}`);

@@ -8,6 +8,7 @@ import {
   PORT_RANGE,
   type Environment,
 } from '#libs/config';
+import { MIN_RUNTIME_CONNECTIONS } from '#libs/deployment-databases';
 
 export { ConfigError };
 
@@ -96,9 +97,6 @@ export function loadStorageConfig(env: Environment = process.env): StorageConfig
 export function isSpare(env: Environment = process.env): boolean {
   return envBoolean('BERTH_AWAIT_ASSIGNMENT', env.BERTH_AWAIT_ASSIGNMENT);
 }
-
-/** Two LISTEN connections (the event log's, the run workers') and one per pool. */
-export const MIN_RUNTIME_CONNECTIONS = 5;
 
 /** What the process does: serve the API, run the queue's runs, or both (the default). */
 function rolesOf(env: Environment): Pick<RuntimeConfig, 'runWorkers' | 'serveApi'> {

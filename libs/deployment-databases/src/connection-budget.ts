@@ -53,6 +53,9 @@ export function admitConnections(server: ServerConnections, request: ConnectionR
   };
 }
 
+/** The fewest a runtime starts with: two LISTEN connections (the event log's, the run workers') and one per pool. */
+export const MIN_RUNTIME_CONNECTIONS = 5;
+
 /**
  * Of a role's limit, what each runtime of the deployment may open: half, since a rollout runs the
  * new revision's runtime beside the serving one until the new one answers.

@@ -7,6 +7,9 @@ export const RUNTIME_SCRIPT = fileURLToPath(
 export const CONTROL_PLANE_SCRIPT = fileURLToPath(
   new URL('../../../control-plane/src/main.js', import.meta.url),
 );
+export const LISTENER_SCRIPT = fileURLToPath(
+  new URL('../../../cluster-listener/src/main.js', import.meta.url),
+);
 export const EXAMPLE_GRAPH_CONFIG = fileURLToPath(
   new URL('../../../../../examples/agent/langgraph.json', import.meta.url),
 );

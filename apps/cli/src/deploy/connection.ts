@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
-import { DeployClient } from './deploy-client.js';
+import { DeployClient } from '#libs/control-plane-client';
 import { parseDotenv } from './dotenv.js';
 
 /** The local platform `npm start` (berth up) runs. */
@@ -65,7 +65,7 @@ export async function connect(env: CliEnvironment, projectDir: string): Promise<
   return { client: new DeployClient({ baseUrl, apiKey, apiKeyOrigin }), dotenv };
 }
 
-export function checkHostUrl(value: string): string {
+function checkHostUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
-import { ApiError, type DeployClient } from './deploy-client.js';
+import { ApiError, type DeployClient } from '#libs/control-plane-client';
 import { findDeployment } from './deployment-ref.js';
 
 export const DELETE_HELP = `Usage: berth deploy delete <ID|NAME> [--force] [--no-wait]

@@ -11,7 +11,7 @@ import {
   type DeployClient,
   type DeploymentType,
   type LogLine,
-} from './deploy-client.js';
+} from '#libs/control-plane-client';
 import { defaultDeploymentName } from './project-name.js';
 import { Reporter } from './reporter.js';
 import { secretsFromDotenv, type Secret } from './secrets.js';

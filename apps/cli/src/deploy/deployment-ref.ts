@@ -1,5 +1,5 @@
-import type { Deployment, DeployClient } from './deploy-client.js';
-import { ApiError } from './deploy-client.js';
+import type { Deployment, DeployClient } from '#libs/control-plane-client';
+import { ApiError } from '#libs/control-plane-client';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

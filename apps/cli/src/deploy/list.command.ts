@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
-import type { Deployment } from './deploy-client.js';
+import type { Deployment } from '#libs/control-plane-client';
 import { formatTable } from './table.js';
 
 export const LIST_HELP = `Usage: berth deploy list [--json] [--name-contains TEXT]

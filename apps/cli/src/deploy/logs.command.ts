@@ -3,7 +3,7 @@ import { readLogLine } from '#libs/logging';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
-import type { LogLine } from './deploy-client.js';
+import type { LogLine } from '#libs/control-plane-client';
 import { findDeployment } from './deployment-ref.js';
 import { defaultDeploymentName } from './project-name.js';
 

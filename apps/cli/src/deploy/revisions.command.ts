@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
-import type { Revision } from './deploy-client.js';
+import type { Revision } from '#libs/control-plane-client';
 import { findDeployment } from './deployment-ref.js';
 import { formatTable } from './table.js';
 

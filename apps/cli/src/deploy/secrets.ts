@@ -1,9 +1,7 @@
+import type { Secret } from '#libs/control-plane-client';
 import type { DotenvEntries } from './dotenv.js';
 
-export interface Secret {
-  readonly name: string;
-  readonly value: string;
-}
+export type { Secret };
 
 /** Names the platform sets itself for a deployment's runtime; a secret may not override them. */
 const RESERVED = new Set(['DATABASE_URL', 'EVENTSTORE_URL', 'PATH', 'HOME', 'NODE_OPTIONS']);

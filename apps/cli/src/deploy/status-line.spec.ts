@@ -1,4 +1,4 @@
-import { errorDetail } from './deploy-client.js';
+import { errorDetail } from '#libs/control-plane-client';
 import { StatusLine, describeStatus, formatStatusLine } from './status-line.js';
 
 describe('StatusLine', () => {

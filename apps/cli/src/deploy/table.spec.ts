@@ -1,4 +1,4 @@
-import type { Deployment, Revision } from './deploy-client.js';
+import type { Deployment, Revision } from '#libs/control-plane-client';
 import { formatLogLine } from './logs.command.js';
 import { deploymentTable } from './list.command.js';
 import { revisionTable } from './revisions.command.js';

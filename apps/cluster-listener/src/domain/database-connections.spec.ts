@@ -1,22 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolveResourceSpec } from '#libs/resource-spec';
-import { MIN_RUNTIME_CONNECTIONS as RUNTIME_MINIMUM } from '../../../agent-runtime/src/runtime.config.js';
-import {
-  connectionProblem,
-  connectionsPerPod,
-  MIN_RUNTIME_CONNECTIONS,
-  runtimePodsAtMost,
-} from './database-connections.js';
+import { connectionProblem, connectionsPerPod, runtimePodsAtMost } from './database-connections.js';
 import { effectiveResources } from './resource-defaults.js';
 
 const resourcesOf = (spec: Parameters<typeof resolveResourceSpec>[0]) =>
   effectiveResources(resolveResourceSpec(spec));
 
 describe('database connections of runtime pods', () => {
-  it('knows the runtime’s own minimum', () => {
-    expect(MIN_RUNTIME_CONNECTIONS).toBe(RUNTIME_MINIMUM);
-  });
-
   it('gives the default deployment the runtime’s default pools: 4 pods fit in 100 connections', () => {
     const resources = effectiveResources(null);
     expect(runtimePodsAtMost(resources)).toBe(4);

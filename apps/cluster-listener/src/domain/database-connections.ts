@@ -1,9 +1,8 @@
+import { MIN_RUNTIME_CONNECTIONS } from '#libs/deployment-databases';
 import type { EffectiveResources } from './resource-defaults.js';
 
 /** PostgreSQL's `superuser_reserved_connections` by default: never a runtime's. */
 const RESERVED_BY_SERVER = 3;
-/** The fewest the runtime starts with (its `MIN_RUNTIME_CONNECTIONS`). */
-export const MIN_RUNTIME_CONNECTIONS = 5;
 /** What the runtime opens at most without a budget: its default pools and two LISTEN connections. */
 const RUNTIME_DEFAULT_CONNECTIONS = 32;
 

@@ -36,7 +36,13 @@ export class DeploymentTasks {
     onApplied: (revisionId: string) => void,
   ): Promise<void> {
     const revision = await this.render(assigned);
-    await this.report(assigned, { status: 'DEPLOYING', revision_id: revision.revisionId }, signal);
+    const taken = await this.report(
+      assigned,
+      { status: 'DEPLOYING', revision_id: revision.revisionId },
+      signal,
+    );
+    // Refused: the revision moved on meanwhile (a newer one, a PATCH); the next answer says what to do.
+    if (!taken) return;
     const plan = await this.apply(assigned, revision);
     onApplied(revision.revisionId);
     this.deps.log.info(
@@ -154,23 +160,26 @@ export class DeploymentTasks {
     return plan;
   }
 
-  /** Sends a report until the control plane takes it; one it refuses for good is logged. */
+  /**
+   * Sends a report until the control plane takes it (true); one it refuses for good is logged
+   * (false).
+   */
   private async report(
     assigned: AssignedDeployment,
     report: Omit<ListenerReport, 'deployment_id'>,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { client, listenerId, log, retryMs } = this.deps;
     const fields = { deployment_id: assigned.deployment_id, revision_id: report.revision_id };
     for (let wait = retryMs.first; ; wait = Math.min(wait * 2, retryMs.longest)) {
       try {
         await client.report(listenerId, { deployment_id: assigned.deployment_id, ...report });
         log.info(fields, `reported ${report.status}`);
-        return;
+        return true;
       } catch (error) {
         if (isRefusedReport(error)) {
           log.warn(fields, `the control plane refused ${report.status}: ${messageOf(error)}`);
-          return;
+          return false;
         }
         log.warn(
           fields,

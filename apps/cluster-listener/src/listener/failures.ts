@@ -1,5 +1,5 @@
 import { ConnectionBudgetExceededError } from '#libs/deployment-databases';
-import { ApiError } from '../../../cli/src/deploy/deploy-client.js';
+import { ApiError } from '#libs/control-plane-client';
 import { KubeApiError } from '../kube/kube-api-error.js';
 
 /** A failure of a revision itself, reported as `DEPLOY_FAILED`: trying again would not mend it. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '#libs/logging';
 import type { SealingKeys } from '#libs/sealed-box';
-import { ApiError, type Listener } from '../../../cli/src/deploy/deploy-client.js';
+import { ApiError, type Listener } from '#libs/control-plane-client';
 import { KubeCluster } from '../kube/kube-cluster.js';
 import { ListenerClient } from '../protocol/listener-client.js';
 import {

@@ -1,4 +1,4 @@
-import { DeployClient, type Listener } from '../../../cli/src/deploy/deploy-client.js';
+import { DeployClient, type Listener } from '#libs/control-plane-client';
 import {
   REPORT_MESSAGE_MAX,
   type ListenerAssignments,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { listenerSettingsOf } from './listener-options.js';
+import { listenerSettingsOf } from './listener.config.js';
 
 const env = { BERTH_HOST_URL: 'https://berth.example/', BERTH_API_KEY: 'key-1' };
 const outside = { podNamespace: undefined, dataDir: '/home/me/.berth' };

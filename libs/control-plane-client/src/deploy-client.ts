@@ -1,5 +1,10 @@
-import type { Secret } from './secrets.js';
 import { readSse } from './sse.js';
+
+/** A deployment's secret as the API takes it (its value is never answered back). */
+export interface Secret {
+  readonly name: string;
+  readonly value: string;
+}
 
 export type DeploymentType = 'dev' | 'prod';
 export type LogType = 'build' | 'deploy';

@@ -1,0 +1,2 @@
+export * from './deploy-client.js';
+export * from './sse.js';
