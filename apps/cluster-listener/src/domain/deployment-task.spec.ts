@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AssignedDeployment } from './assignment.js';
+import type { AssignedDeployment } from '#libs/listener-protocol';
 import { nextTask, taskOf, type WorkerMemory } from './deployment-task.js';
 
 const applying = (revisionId: string, status: string): AssignedDeployment => ({

@@ -1,4 +1,4 @@
-import type { AssignedDeployment } from './assignment.js';
+import type { AssignedDeployment } from '#libs/listener-protocol';
 
 /**
  * What the listener does for one deployment:

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listenerSealingContext, openSealed } from '#libs/sealed-box';
+import { listenerSealingContext } from '#libs/listener-protocol';
+import { openSealed } from '#libs/sealed-box';
 import { applyPlan, tearDownPlan } from '../domain/apply-plan.js';
-import type { AssignedDeployment, ListenerReport } from '../domain/assignment.js';
+import type { AssignedDeployment, ListenerReport } from '#libs/listener-protocol';
 import {
   clusterRevisionOf,
   namespaceOf,

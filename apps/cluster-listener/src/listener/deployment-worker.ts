@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AssignedDeployment } from '../domain/assignment.js';
+import type { AssignedDeployment } from '#libs/listener-protocol';
 import { nextTask, type DeploymentTask, type WorkerMemory } from '../domain/deployment-task.js';
 import type { DeploymentTasks } from './deployment-tasks.js';
 import { messageOf, revisionFailureOf } from './failures.js';

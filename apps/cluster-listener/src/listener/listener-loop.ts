@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AssignedDeployment } from '../domain/assignment.js';
+import type { AssignedDeployment } from '#libs/listener-protocol';
 import { DeploymentTasks } from './deployment-tasks.js';
 import { DeploymentWorker } from './deployment-worker.js';
 import { messageOf } from './failures.js';

@@ -3,7 +3,7 @@ import {
   REPORT_MESSAGE_MAX,
   type ListenerAssignments,
   type ListenerReport,
-} from '../domain/assignment.js';
+} from '#libs/listener-protocol';
 
 /** Time a long poll is given beyond what it asked the control plane to wait. */
 const POLL_GRACE_MS = 15_000;

@@ -13,13 +13,11 @@ import {
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
+import type { ListenerAssignments } from '#libs/listener-protocol';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import { AssignmentsQueryDto } from './assignments/assignments-query.dto.js';
-import {
-  ClusterAssignments,
-  type ListenerAssignments,
-} from './assignments/cluster-assignments.service.js';
+import { ClusterAssignments } from './assignments/cluster-assignments.service.js';
 import {
   ReportProgress,
   type ReportedProgress,

@@ -1,27 +1,7 @@
-import { listenerSealingContext, sealFor } from '#libs/sealed-box';
+import { listenerSealingContext, type AssignedDeployment } from '#libs/listener-protocol';
+import { sealFor } from '#libs/sealed-box';
 import type { DeploymentState, RevisionState } from '../../deployments/domain/deployment.state.js';
 import type { PlainSecret } from '../../secrets/secret-vault.js';
-
-/** One deployment as its cluster listener is told it. */
-export interface AssignedDeployment {
-  readonly deployment_id: string;
-  readonly name: string;
-  readonly namespace: string | null;
-  readonly action: 'apply' | 'tear_down';
-  readonly revision: AssignedRevision | null;
-}
-
-export interface AssignedRevision {
-  readonly revision_id: string;
-  readonly status: string;
-  readonly image_uri: string | null;
-  readonly resource_spec: unknown;
-  readonly secret_references: unknown;
-  /** Plain settings of the runtime: who may call it, where it reports its runs. */
-  readonly env: Readonly<Record<string, string>>;
-  /** The revision's secrets (and the runtime's tracing token), sealed for the listener's key. */
-  readonly sealed_secrets: string;
-}
 
 export interface RevisionSecrets {
   readonly env: Readonly<Record<string, string>>;

@@ -17,23 +17,12 @@ import { SecretVault } from '../../secrets/secret-vault.js';
 import type { Caller } from '../../tenancy/tenant-directory.js';
 import { ListenerDirectory } from '../../listeners/listener-directory.js';
 import { ListenerPresence } from '../../listeners/listener-presence.js';
-import {
-  applyAssignment,
-  tearDownAssignment,
-  type AssignedDeployment,
-  type RevisionSecrets,
-} from './assignment-payload.js';
+import type { AssignedDeployment, ListenerAssignments } from '#libs/listener-protocol';
+import { applyAssignment, tearDownAssignment, type RevisionSecrets } from './assignment-payload.js';
 
 /** How often a waiting poll looks again; and the longest a poll may wait. */
 const LOOK_AGAIN_MS = 500;
 export const MAX_WAIT_SECONDS = 30;
-
-export interface ListenerAssignments {
-  readonly listener_id: string;
-  /** Changes whenever one of the deployments does: `after` of the next poll. */
-  readonly etag: string;
-  readonly deployments: readonly AssignedDeployment[];
-}
 
 /**
  * What a cluster listener is to do: every deployment naming it, each with the revision to apply

@@ -1,7 +1,10 @@
 import { IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 
-export const REPORTED_STATUSES = ['DEPLOYING', 'DEPLOYED', 'DEPLOY_FAILED', 'TORN_DOWN'] as const;
-export type ReportedStatus = (typeof REPORTED_STATUSES)[number];
+import {
+  REPORT_MESSAGE_MAX,
+  REPORTED_STATUSES,
+  type ReportedStatus,
+} from '#libs/listener-protocol';
 
 /** `POST /v2/listeners/{listener_id}/reports`: how a deployment's revision, or its tear-down, went. */
 export class ReportProgressDto {
@@ -20,6 +23,6 @@ export class ReportProgressDto {
   /** Why, for `DEPLOY_FAILED`: shown as the revision's status message. */
   @IsOptional()
   @IsString()
-  @MaxLength(2000)
+  @MaxLength(REPORT_MESSAGE_MAX)
   message?: string;
 }

@@ -1,0 +1,1 @@
+export * from './listener-protocol.js';
