@@ -16,11 +16,17 @@ export function startListenerProcess(options: {
   readonly hostUrl: string;
   readonly apiKey: string;
   readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
   /** Given everything the process writes as well. */
   readonly onOutput?: (text: string) => void;
 }): ListenerProcess {
   const child = spawn(process.execPath, [CLI, 'listener', ...options.args], {
-    env: { ...process.env, BERTH_HOST_URL: options.hostUrl, BERTH_API_KEY: options.apiKey },
+    env: {
+      ...process.env,
+      ...options.env,
+      BERTH_HOST_URL: options.hostUrl,
+      BERTH_API_KEY: options.apiKey,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,11 +3,14 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  restartControlPlane,
   startControlPlane,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
 import type { Deployment } from '../../support/deployment-flow.js';
+import { withClient } from '#libs/database';
 import { freePort } from '../../support/free-port.js';
+import { testServerUrl } from '../../support/test-server.js';
 import { startListenerProcess, type ListenerProcess } from '../../support/listener-process.js';
 import {
   ApiAudit,
@@ -26,9 +29,11 @@ const LISTENER_NAME = 'it-cluster';
 /**
  * `berth listener` as a user runs it, against a real control plane. No cluster runs here, and none
  * is faked: its kubeconfig names an address where nothing listens, so every call to the cluster
- * fails as it does when the API server is down. What the listener decides without the cluster (its
- * registration, the namespaces it may use, the revision's failures, its retries) is what this
- * checks; test/integration/cluster-listener/kubernetes-e2e.test.ts applies revisions to a real one.
+ * fails as it does when the API server is down. Its deployments' databases are made on the test
+ * PostgreSQL (BERTH_LISTENER_DATABASE_URL). What the listener does before it reaches the cluster
+ * (its registration, opening a revision's secrets, rendering and validating its objects, its
+ * database, the namespaces it may use, the revision's failures, its retries) is what this checks;
+ * test/integration/cluster-listener/kubernetes-e2e.test.ts applies revisions to a real cluster.
  */
 describe('berth listener, a real process against a real control plane', () => {
   let cp: ControlPlaneProcess;
@@ -59,6 +64,7 @@ describe('berth listener, a real process against a real control plane', () => {
         '--kubeconfig',
         kubeconfig,
       ],
+      env: { BERTH_LISTENER_DATABASE_URL: testServerUrl() },
       onOutput: (text) => {
         everything += text;
       },
@@ -147,18 +153,53 @@ describe('berth listener, a real process against a real control plane', () => {
     });
   });
 
-  it('does not fail a revision while the cluster cannot be reached: it tries again', async () => {
+  it('opens, renders and validates a revision, makes its database, reports DEPLOYING, and waits for the cluster', async () => {
     const [mine] = await myListeners();
     const listenerId = String(mine?.id);
     const deployment = await postExternalDeployment(audit, listenerId, uniqueName('waiting'), {
-      source_config: { listener_id: listenerId, listener_config: { cluster_namespace: 'agents' } },
+      source_config: {
+        listener_id: listenerId,
+        listener_config: { cluster_namespace: 'agents' },
+        resource_spec: { max_scale: 3, db_max_connections: 60 },
+      },
       secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }],
     });
-    const retried = new RegExp(`"deployment_id":"${deployment.id}".*roll_out stopped, again in`);
+    await eventually('the revision deploying', async () =>
+      (await revisionOf(deployment)).status === 'DEPLOYING' ? true : undefined,
+    );
+    const retried = new RegExp(
+      `"deployment_id":"${deployment.id}".*roll_out stopped, again in \\d+ ms: listing Secrets`,
+    );
     await eventually('the listener trying the cluster again', () =>
       Promise.resolve(retried.test(listener.output()) ? true : undefined),
     );
-    expect((await revisionOf(deployment)).status).toBe('QUEUED');
+    const role = `berth_deployment_${deployment.id.replace(/-/g, '')}`;
+    const made = await withClient(testServerUrl(), async (client) => {
+      const { rows } = await client.query<{ owner: string; limit: number }>(
+        `select pg_get_userbyid(d.datdba) as owner, r.rolconnlimit as limit
+           from pg_database d join pg_roles r on r.oid = d.datdba where d.datname = $1`,
+        [role],
+      );
+      return rows[0];
+    });
+    expect(made).toEqual({ owner: role, limit: 60 });
+    expect((await revisionOf(deployment)).status).toBe('DEPLOYING');
+  });
+
+  it('outlasts a restart of the control plane: it polls again, as the same listener', async () => {
+    await cp.stop();
+    await eventually('the listener missing the control plane', () =>
+      Promise.resolve(listener.output().includes('polling the control plane failed') || undefined),
+    );
+    cp = await restartControlPlane(cp);
+    audit = new ApiAudit(cp);
+    await eventually(
+      'the listener polling the restarted control plane',
+      async () =>
+        (await myListeners()).some((found) => found.connected === true) ? true : undefined,
+      45_000,
+    );
+    expect(await myListeners()).toHaveLength(1);
   });
 
   it('stops on SIGTERM, and is the same listener after a restart', async () => {

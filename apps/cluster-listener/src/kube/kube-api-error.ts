@@ -28,13 +28,17 @@ function statusMessageOf(body: unknown): string | undefined {
 }
 
 /**
- * The client's error made a KubeApiError that carries the API's status message only: the
- * client's own message repeats the whole response with its headers, which have no place in a
- * log or a report.
+ * The client's error, saying what was being done: an answer of the API made a KubeApiError that
+ * carries its status message only (the client's own message repeats the whole response with its
+ * headers, which have no place in a log or a report); no answer (the API server unreachable) an
+ * Error of the moment.
  */
-export function kubeApiErrorOf(error: unknown, doing: string): unknown {
+export function kubeApiErrorOf(error: unknown, doing: string): Error {
   const failed = error as { code?: unknown; body?: unknown } | null;
-  if (typeof failed?.code !== 'number') return error;
+  if (typeof failed?.code !== 'number') {
+    const message = error instanceof Error ? error.message : String(error);
+    return new Error(`${doing}: ${message}`, { cause: error });
+  }
   const message = statusMessageOf(failed.body) ?? `HTTP ${failed.code}`;
   return new KubeApiError(failed.code, `${doing}: ${message}`);
 }

@@ -110,12 +110,14 @@ describe('kubeApiErrorOf', () => {
     expect((error as KubeApiError).permanent).toBe(true);
   });
 
-  it('counts conflicts, throttling and server errors as the moment’s, and leaves others as they are', () => {
+  it('counts conflicts, throttling, server errors and no answer as the moment’s', () => {
     for (const code of [409, 429, 500, 503]) {
       const error = kubeApiErrorOf({ code, body: '' }, 'x') as KubeApiError;
       expect(error.permanent).toBe(false);
     }
     const refused = new Error('connect ECONNREFUSED');
-    expect(kubeApiErrorOf(refused, 'x')).toBe(refused);
+    const unreachable = kubeApiErrorOf(refused, 'listing Secrets');
+    expect(unreachable).not.toBeInstanceOf(KubeApiError);
+    expect(unreachable.message).toBe('listing Secrets: connect ECONNREFUSED');
   });
 });
