@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listenerSealingContext } from '#libs/listener-protocol';
+import { ApiError } from '#libs/control-plane-client';
 import { openSealed } from '#libs/sealed-box';
 import { applyPlan, tearDownPlan } from '../domain/apply-plan.js';
 import type { AssignedDeployment, ListenerReport } from '#libs/listener-protocol';
@@ -12,8 +13,9 @@ import { renderRevision, type RenderedObject } from '../domain/render/render-rev
 import { effectiveResources } from '../domain/resource-defaults.js';
 import { rolloutOutcome } from '../domain/rollout-outcome.js';
 import { renderProblems } from '../domain/validate-rendered.js';
-import { isRefusedReport, messageOf, RevisionFailure } from './failures.js';
+import { isMomentary, messageOf, RevisionFailure } from './failures.js';
 import type { ListenerDeps } from './listener-deps.js';
+import { retrying } from './retrying.js';
 
 /** One revision's objects, ready to apply. */
 interface RenderedRevision {
@@ -163,7 +165,7 @@ export class DeploymentTasks {
 
   /**
    * Sends a report until the control plane takes it (true); one it refuses for good is logged
-   * (false).
+   * (false): the revision moved on meanwhile.
    */
   private async report(
     assigned: AssignedDeployment,
@@ -172,22 +174,26 @@ export class DeploymentTasks {
   ): Promise<boolean> {
     const { client, listenerId, log, retryMs } = this.deps;
     const fields = { deployment_id: assigned.deployment_id, revision_id: report.revision_id };
-    for (let wait = retryMs.first; ; wait = Math.min(wait * 2, retryMs.longest)) {
-      try {
-        await client.report(listenerId, { deployment_id: assigned.deployment_id, ...report });
-        log.info(fields, `reported ${report.status}`);
-        return true;
-      } catch (error) {
-        if (isRefusedReport(error)) {
-          log.warn(fields, `the control plane refused ${report.status}: ${messageOf(error)}`);
-          return false;
-        }
-        log.warn(
-          fields,
-          `reporting ${report.status} failed, again in ${wait} ms: ${messageOf(error)}`,
-        );
-      }
-      await sleep(wait, undefined, { signal });
+    try {
+      await retrying(
+        () => client.report(listenerId, { deployment_id: assigned.deployment_id, ...report }),
+        {
+          delays: retryMs,
+          signal,
+          onRetry: (error, wait) => {
+            log.warn(
+              fields,
+              `reporting ${report.status} failed, again in ${wait} ms: ${messageOf(error)}`,
+            );
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError) || isMomentary(error)) throw error;
+      log.warn(fields, `the control plane refused ${report.status}: ${messageOf(error)}`);
+      return false;
     }
+    log.info(fields, `reported ${report.status}`);
+    return true;
   }
 }

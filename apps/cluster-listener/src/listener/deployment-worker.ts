@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssignedDeployment } from '#libs/listener-protocol';
 import { nextTask, type DeploymentTask, type WorkerMemory } from '../domain/deployment-task.js';
 import type { DeploymentTasks } from './deployment-tasks.js';
 import { messageOf, revisionFailureOf } from './failures.js';
 import type { ListenerDeps } from './listener-deps.js';
+import { retrying } from './retrying.js';
 
 /**
  * Works for one deployment: takes each assignment of it, starts the task it calls for (giving up
@@ -42,30 +42,26 @@ export class DeploymentWorker {
     controller: AbortController,
   ): Promise<void> {
     const { signal } = controller;
-    const givenUp = (): boolean => signal.aborted;
     const { log, retryMs } = this.deps;
     const fields = { deployment_id: assigned.deployment_id, task: task.kind };
-    for (let wait = retryMs.first; !givenUp(); wait = Math.min(wait * 2, retryMs.longest)) {
-      try {
-        await this.perform(task, assigned, controller);
-        this.finished(task, controller);
-        return;
-      } catch (error) {
-        if (givenUp()) return;
-        const failure = revisionFailureOf(error);
-        if (failure) {
-          if (task.kind === 'roll_out') {
-            await this.tasks.reportFailure(assigned, failure, signal).catch(() => undefined);
-          } else {
-            log.error(fields, `${task.kind} failed: ${failure.message}`);
-          }
-          this.finished(task, controller);
-          return;
-        }
-        log.warn(fields, `${task.kind} stopped, again in ${wait} ms: ${messageOf(error)}`);
+    try {
+      await retrying(() => this.perform(task, assigned, controller), {
+        delays: retryMs,
+        signal,
+        onRetry: (error, wait) => {
+          log.warn(fields, `${task.kind} stopped, again in ${wait} ms: ${messageOf(error)}`);
+        },
+      });
+    } catch (error) {
+      const failure = revisionFailureOf(error);
+      if (signal.aborted || !failure) return;
+      if (task.kind === 'roll_out') {
+        await this.tasks.reportFailure(assigned, failure, signal).catch(() => undefined);
+      } else {
+        log.error(fields, `${task.kind} failed: ${failure.message}`);
       }
-      await sleep(wait, undefined, { signal }).catch(() => undefined);
     }
+    this.finished(task, controller);
   }
 
   private perform(

@@ -1,5 +1,6 @@
-import { ConnectionBudgetExceededError } from '#libs/deployment-databases';
 import { ApiError } from '#libs/control-plane-client';
+import { ConfigError } from '#libs/config';
+import { ConnectionBudgetExceededError } from '#libs/deployment-databases';
 import { KubeApiError } from '../kube/kube-api-error.js';
 
 /** A failure of a revision itself, reported as `DEPLOY_FAILED`: trying again would not mend it. */
@@ -7,17 +8,28 @@ export class RevisionFailure extends Error {
   override readonly name = 'RevisionFailure';
 }
 
-/** Whether a failure is the revision's own (report it) rather than the moment's (try again). */
-export function revisionFailureOf(error: unknown): RevisionFailure | undefined {
-  if (error instanceof RevisionFailure) return error;
-  if (error instanceof KubeApiError && error.permanent) return new RevisionFailure(error.message);
-  if (error instanceof ConnectionBudgetExceededError) return new RevisionFailure(error.message);
-  return undefined;
+/**
+ * Whether trying again may mend a failure: no answer, a server's fault, throttling, a conflict,
+ * anything unforeseen. Not: a refusal of the control plane or of the Kubernetes API, a revision's
+ * own failure, a setting to mend, a database server without room.
+ */
+export function isMomentary(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    return error.status === 0 || error.status >= 500 || error.status === 429;
+  }
+  if (error instanceof KubeApiError) return !error.permanent;
+  return !(
+    error instanceof RevisionFailure ||
+    error instanceof ConnectionBudgetExceededError ||
+    error instanceof ConfigError
+  );
 }
 
-/** Whether the control plane refused a report for good (the revision moved on meanwhile). */
-export const isRefusedReport = (error: unknown): boolean =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+/** A failure of a task that trying again will not mend, as the revision's failure. */
+export function revisionFailureOf(error: unknown): RevisionFailure | undefined {
+  if (isMomentary(error)) return undefined;
+  return error instanceof RevisionFailure ? error : new RevisionFailure(messageOf(error));
+}
 
 export const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);

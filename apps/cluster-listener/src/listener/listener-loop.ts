@@ -1,17 +1,17 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssignedDeployment } from '#libs/listener-protocol';
 import { DeploymentTasks } from './deployment-tasks.js';
 import { DeploymentWorker } from './deployment-worker.js';
 import { messageOf } from './failures.js';
 import type { ListenerDeps } from './listener-deps.js';
+import { retrying } from './retrying.js';
 
 /** How long each poll asks the control plane to wait for a change. */
 export const POLL_WAIT_SECONDS = 25;
 
 /**
  * The listener's long poll: each answer goes to the worker of each deployment in it; a worker
- * whose deployment left the answer is stopped. A failed poll is tried again, later each time up
- * to `retryMs.longest`, so the listener outlasts a restart of the control plane.
+ * whose deployment left the answer is stopped. A poll that fails for the moment is tried again,
+ * later each time up to `retryMs.longest`, so the listener outlasts a restart of the control plane.
  */
 export class ListenerLoop {
   private readonly workers = new Map<string, DeploymentWorker>();
@@ -21,29 +21,36 @@ export class ListenerLoop {
     this.tasks = new DeploymentTasks(deps);
   }
 
+  /**
+   * Polls until `signal` aborts; a refusal for good (the key revoked, the listener gone) ends
+   * the loop with it, for the process to say and stop.
+   */
   async run(signal: AbortSignal): Promise<void> {
     const { client, listenerId, log, retryMs } = this.deps;
-    const stopped = (): boolean => signal.aborted;
     let etag: string | undefined;
-    let wait = retryMs.first;
-    while (!stopped()) {
-      try {
-        const answer = await client.assignments(listenerId, {
-          after: etag,
-          waitSeconds: POLL_WAIT_SECONDS,
-          signal,
-        });
+    try {
+      for (;;) {
+        const answer = await retrying(
+          () =>
+            client.assignments(listenerId, { after: etag, waitSeconds: POLL_WAIT_SECONDS, signal }),
+          {
+            delays: retryMs,
+            signal,
+            onRetry: (error, wait) => {
+              log.warn(
+                `polling the control plane failed, again in ${wait} ms: ${messageOf(error)}`,
+              );
+            },
+          },
+        );
         if (answer.etag !== etag) this.dispatch(answer.deployments);
         etag = answer.etag;
-        wait = retryMs.first;
-      } catch (error) {
-        if (stopped()) break;
-        log.warn(`polling the control plane failed, again in ${wait} ms: ${messageOf(error)}`);
-        await sleep(wait, undefined, { signal }).catch(() => undefined);
-        wait = Math.min(wait * 2, retryMs.longest);
       }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    } finally {
+      await Promise.all([...this.workers.values()].map((worker) => worker.stop()));
     }
-    await Promise.all([...this.workers.values()].map((worker) => worker.stop()));
   }
 
   private dispatch(deployments: readonly AssignedDeployment[]): void {

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '#libs/logging';
 import type { SealingKeys } from '#libs/sealed-box';
-import { ApiError, type Listener } from '#libs/control-plane-client';
+import type { Listener } from '#libs/control-plane-client';
 import { KubeCluster } from '../kube/kube-cluster.js';
 import { ListenerClient } from '../protocol/listener-client.js';
 import {
@@ -14,13 +13,10 @@ import { messageOf } from './failures.js';
 import type { ListenerDeps } from './listener-deps.js';
 import { ListenerLoop } from './listener-loop.js';
 import type { ListenerSettings } from './listener-settings.js';
+import { retrying, type RetryDelays } from './retrying.js';
 import { ExternalDatabases, InClusterDatabases } from './revision-databases.js';
 
-const RETRY_MS = { first: 1_000, longest: 30_000 } as const;
-
-/** Whether a request failed for the moment (no answer, the server's fault) rather than for good. */
-const isMomentary = (error: unknown): boolean =>
-  !(error instanceof ApiError) || error.status === 0 || error.status >= 500 || error.status === 429;
+const RETRY_MS: RetryDelays = { first: 1_000, longest: 30_000 };
 
 /**
  * This listener as the control plane knows it: the cluster listener registered with its public
@@ -42,22 +38,20 @@ export async function registeredListener(
   });
 }
 
-/** Tries `work` again while it fails for the moment, so that a control plane starting later is waited for. */
-async function patiently<T>(
+/** `work`, tried again while it fails for the moment: a control plane starting later is waited for. */
+function patiently<T>(
   log: Logger,
   doing: string,
   signal: AbortSignal,
   work: () => Promise<T>,
 ): Promise<T> {
-  for (let wait: number = RETRY_MS.first; ; wait = Math.min(wait * 2, RETRY_MS.longest)) {
-    try {
-      return await work();
-    } catch (error) {
-      if (signal.aborted || !isMomentary(error)) throw error;
+  return retrying(work, {
+    delays: RETRY_MS,
+    signal,
+    onRetry: (error, wait) => {
       log.warn(`${doing} failed, again in ${wait} ms: ${messageOf(error)}`);
-    }
-    await sleep(wait, undefined, { signal });
-  }
+    },
+  });
 }
 
 function identityStore(settings: ListenerSettings, cluster: KubeCluster): IdentityStore {

@@ -1,20 +1,33 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ConfigError } from '#libs/config';
 import { generateSealingKeys, isSealingPublicKey, type SealingKeys } from '#libs/sealed-box';
 import type { KubeCluster } from '../kube/kube-cluster.js';
 
 /** Where the listener keeps its key pair, so that it is the same listener after a restart. */
 export interface IdentityStore {
   readonly where: string;
+  /** The kept key pair; undefined when none is kept; throws when what is kept is not one. */
   load(): Promise<SealingKeys | undefined>;
   save(keys: SealingKeys): Promise<void>;
 }
 
-function keysOf(values: Readonly<Record<string, unknown>> | undefined): SealingKeys | undefined {
-  const publicKey = values?.public_key;
-  const privateKey = values?.private_key;
-  if (typeof publicKey !== 'string' || typeof privateKey !== 'string') return undefined;
-  if (!isSealingPublicKey(publicKey)) return undefined;
+/**
+ * The key pair kept in `where`. What is there and is not one is an error, never a reason to make
+ * a new pair: that would make the listener another one, with its deployments left behind.
+ */
+function keysOf(values: unknown, where: string): SealingKeys {
+  const kept = (values ?? {}) as { public_key?: unknown; private_key?: unknown };
+  const { public_key: publicKey, private_key: privateKey } = kept;
+  if (
+    typeof publicKey !== 'string' ||
+    typeof privateKey !== 'string' ||
+    !isSealingPublicKey(publicKey)
+  ) {
+    throw new ConfigError(
+      `${where} holds no listener key pair (public_key, private_key): mend or remove it`,
+    );
+  }
   return { publicKey, privateKey };
 }
 
@@ -23,9 +36,18 @@ export function fileIdentity(path: string): IdentityStore {
   return {
     where: path,
     async load() {
-      const text = await readFile(path, 'utf8').catch(() => undefined);
+      const text = await readFile(path, 'utf8').catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      });
       if (text === undefined) return undefined;
-      return keysOf(JSON.parse(text) as Record<string, unknown>);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return keysOf(parsed, path);
     },
     async save(keys) {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -44,7 +66,8 @@ export function secretIdentity(
   return {
     where: `Secret ${namespace}/${name}`,
     async load() {
-      return keysOf(await cluster.secretValues(namespace, name));
+      const values = await cluster.secretValues(namespace, name);
+      return values ? keysOf(values, `Secret ${namespace}/${name}`) : undefined;
     },
     async save(keys) {
       await cluster.putSecret(namespace, name, {
