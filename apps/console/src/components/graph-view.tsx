@@ -31,24 +31,14 @@ export function GraphView({
           <path d="M0,0 L10,5 L0,10 z" />
         </marker>
       </defs>
-      {layout.edges.map(({ from, to, conditional }) => {
-        const down = to.y > from.y;
-        const x1 = from.x + NODE_WIDTH / 2;
-        const x2 = to.x + NODE_WIDTH / 2;
-        const y1 = down ? from.y + NODE_HEIGHT : from.y;
-        const y2 = down ? to.y : to.y + NODE_HEIGHT;
-        return (
-          <line
-            key={`${from.id}->${to.id}`}
-            className={conditional ? 'graph-edge graph-edge-conditional' : 'graph-edge'}
-            x1={x1}
-            y1={y1}
-            x2={x2}
-            y2={y2}
-            markerEnd="url(#arrow)"
-          />
-        );
-      })}
+      {layout.edges.map(({ from, to, conditional, points }) => (
+        <polyline
+          key={`${from.id}->${to.id}`}
+          className={conditional ? 'graph-edge graph-edge-conditional' : 'graph-edge'}
+          points={points.map((point) => `${point.x},${point.y}`).join(' ')}
+          markerEnd="url(#arrow)"
+        />
+      ))}
       {layout.nodes.map((node) => (
         <g
           key={node.id}
