@@ -1,6 +1,16 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import {
+  checkGraphConfigFile,
+  configObjectOf,
+  failingFor,
+  GraphConfigError,
+  isRecord,
+  parseGraphsSection,
+  type Fail,
+  type GraphSpec,
+} from '#libs/graph-config';
 import {
   parseAuthSection,
   parseCheckpointerSection,
@@ -12,27 +22,7 @@ import { unreadKeyWarnings } from './graph-config-keys.js';
 import { parseStoreSection, type StoreSection } from './store-config-section.js';
 import { parseUiSection, type UiSection } from '../ui/ui-section.js';
 
-/** A problem with a graph configuration file (`langgraph.json`); the message names the file. */
-export class GraphConfigError extends Error {
-  override readonly name = 'GraphConfigError';
-
-  constructor(
-    readonly configFile: string,
-    problem: string,
-    options?: ErrorOptions,
-  ) {
-    super(`${configFile}: ${problem}`, options);
-  }
-}
-
-/** One entry of `graphs`: `"./src/agent.ts:graph"` or `{ "path": "...", "description": "..." }`. */
-export interface GraphSpec {
-  /** The graph module, absolute. */
-  readonly file: string;
-  /** The export holding the graph or the function returning it. */
-  readonly exportName: string;
-  readonly description?: string;
-}
+export { GraphConfigError, type GraphSpec };
 
 export interface GraphConfig {
   /** The configuration file, absolute. */
@@ -63,96 +53,14 @@ export interface GraphConfig {
   readonly warnings: readonly string[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
- * Reads and validates a graph configuration file in the `langgraph.json` format. Checks that
- * every graph spec has the form `<file>:<export>` and that every graph file exists.
+ * Reads and validates a graph configuration file in the `langgraph.json` format. What
+ * `berth deploy` checks before uploading is checked first, by the same code, so both say the
+ * same line; then every other section.
  */
 export async function readGraphConfig(configPath: string): Promise<GraphConfig> {
-  const configFile = resolve(configPath);
-  let text: string;
-  try {
-    text = await readFile(configFile, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'ENOENT'
-        ? 'graph configuration file not found'
-        : `cannot read the graph configuration file (${code ?? String(error)})`;
-    throw new GraphConfigError(configFile, problem, { cause: error });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new GraphConfigError(configFile, `invalid JSON: ${detail}`, { cause: error });
-  }
-  const config = parseGraphConfig(json, configFile);
-  await Promise.all(
-    [...config.graphs].map(async ([graphId, spec]) => {
-      const found = await stat(spec.file).catch(() => undefined);
-      if (found === undefined) {
-        throw new GraphConfigError(
-          configFile,
-          `graph "${graphId}": file ${spec.file} does not exist`,
-        );
-      }
-      if (!found.isFile()) {
-        throw new GraphConfigError(configFile, `graph "${graphId}": ${spec.file} is not a file`);
-      }
-    }),
-  );
-  return config;
-}
-
-type Fail = (problem: string) => never;
-
-/** One entry of `graphs`: `"<file>:<export>"`, or an object with `path` and `description`. */
-function parseGraphSpec(graphId: string, raw: unknown, dir: string, fail: Fail): GraphSpec {
-  if (graphId === '') fail('"graphs" has an empty graph id');
-  let spec: unknown = raw;
-  let description: string | undefined;
-  if (isRecord(raw)) {
-    spec = raw['path'];
-    const rawDescription = raw['description'];
-    if (rawDescription !== undefined && typeof rawDescription !== 'string') {
-      fail(`graph "${graphId}": "description" must be a string`);
-    }
-    description = rawDescription;
-  }
-  if (typeof spec !== 'string') {
-    return fail(
-      `graph "${graphId}": the spec must be a string "<file>:<export>" or an object with "path"`,
-    );
-  }
-  const colon = spec.lastIndexOf(':');
-  const filePart = colon === -1 ? spec : spec.slice(0, colon);
-  const exportName = colon === -1 ? '' : spec.slice(colon + 1);
-  if (colon === -1 || exportName === '') {
-    fail(
-      `graph "${graphId}": spec "${spec}" must name an export, as in "${filePart || './src/graph.ts'}:graph"`,
-    );
-  }
-  if (filePart === '') fail(`graph "${graphId}": spec "${spec}" has no file before ":"`);
-  return {
-    file: resolve(dir, filePart),
-    exportName,
-    ...(description === undefined ? {} : { description }),
-  };
-}
-
-function parseGraphsSection(rawGraphs: unknown, dir: string, fail: Fail): Map<string, GraphSpec> {
-  if (!isRecord(rawGraphs)) return fail('"graphs" must be an object mapping graph ids to specs');
-  const graphs = new Map<string, GraphSpec>();
-  for (const [graphId, raw] of Object.entries(rawGraphs)) {
-    graphs.set(graphId, parseGraphSpec(graphId, raw, dir, fail));
-  }
-  if (graphs.size === 0) fail('"graphs" names no graph');
-  return graphs;
+  const { configFile, json } = await checkGraphConfigFile(configPath);
+  return parseGraphConfig(json, configFile);
 }
 
 /** `env`: a path to an env file, or the variables themselves. */
@@ -206,12 +114,10 @@ function parseOptionalSections(json: Record<string, unknown>, dir: string, fail:
  * Validates an already parsed configuration (no file system access). `configFile` locates
  * relative paths and names the file in errors.
  */
-export function parseGraphConfig(json: unknown, configFile: string): GraphConfig {
-  const fail: Fail = (problem) => {
-    throw new GraphConfigError(configFile, problem);
-  };
+export function parseGraphConfig(parsed: unknown, configFile: string): GraphConfig {
+  const fail = failingFor(configFile);
   const dir = dirname(configFile);
-  if (!isRecord(json)) return fail('the configuration must be a JSON object');
+  const json = configObjectOf(parsed, fail);
   const graphs = parseGraphsSection(json['graphs'], dir, fail);
   const env = parseEnvSection(json['env'], dir, fail);
   const dependencies = parseDependencies(json['dependencies'] ?? [], dir, fail);

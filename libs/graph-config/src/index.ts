@@ -1,0 +1,3 @@
+export * from './graph-config-error.js';
+export * from './graph-specs.js';
+export * from './graph-config-file.js';
