@@ -13,6 +13,7 @@ import {
   type LogLine,
 } from '#libs/control-plane-client';
 import { defaultDeploymentName } from './project-name.js';
+import { checkGraphConfigBeforeUpload } from './graph-config-check.js';
 import { Reporter } from './reporter.js';
 import { secretsFromDotenv, type Secret } from './secrets.js';
 import { FINAL_STATUSES, describeStatus } from './status-line.js';
@@ -41,6 +42,8 @@ export async function deployProject(
 ): Promise<void> {
   const options = await parseDeployArgs(args, help);
   if (!options) return;
+  if (options.graphConfigPath)
+    await checkGraphConfigBeforeUpload(options.dir, options.graphConfigPath);
   const { client, dotenv } = await connect(env, options.dir);
   const report = new Reporter(options.json, env.stdoutIsTty);
   const selection = dotenv ? secretsFromDotenv(dotenv) : undefined;
