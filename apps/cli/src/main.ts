@@ -1,12 +1,15 @@
 import { buildImage, BUILD_IMAGE_HELP } from './build-image/build-image.command.js';
 import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
+import { usageLine } from './command-args.js';
 import { UsageError } from './commands/scripts.js';
 import { up, UP_HELP } from './commands/up.command.js';
 import { deploy, DEPLOY_HELP } from './deploy/deploy.command.js';
 import { listener, LISTENER_HELP } from './listener/listener.command.js';
+import { cliVersion } from './version.js';
 
 const HELP = `Usage: berth <command> [options]
+       berth --version
 
 Commands:
   up      start the platform: the control plane and the example application's runtime
@@ -14,6 +17,10 @@ Commands:
   deploy  deploy an application to a control plane; list, logs, revisions, delete deployments
   build-image  write the Dockerfile of an application's runtime image, for a cluster listener
   listener     run a cluster listener: deploy the deployments naming it into Kubernetes
+
+Options:
+  -v, --version  print the version
+  -h, --help     this help
 
 Run "berth <command> --help" for a command's options.`;
 
@@ -31,6 +38,11 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(HELP);
     return;
   }
+  if (name === '--version' || name === '-v') {
+    console.log(cliVersion());
+    return;
+  }
+  if (name.startsWith('-')) throw new UsageError(`unknown option ${name}\n${usageLine(HELP)}`);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command "${name}". ${HELP}`);
   await command.run(args, loadCliEnvironment());

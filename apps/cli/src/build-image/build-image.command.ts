@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { BERTH_VERSION } from '#libs/config';
 import { detectInstall } from '#libs/install-commands';
 import type { CliEnvironment } from '../cli.config.js';
@@ -68,7 +68,7 @@ async function refuseForeignFile(file: string): Promise<void> {
 }
 
 export async function buildImage(args: readonly string[], _env: CliEnvironment): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(BUILD_IMAGE_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {

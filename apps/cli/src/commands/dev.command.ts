@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { openDatabaseServer } from '../server.js';
@@ -71,7 +71,7 @@ export function reloadsOnChange(flags: {
 }
 
 export async function dev(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(DEV_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { openDatabaseServer } from '../server.js';
@@ -14,7 +14,7 @@ embedded PostgreSQL in BERTH_DATA_DIR (default ./.berth) or on DATABASE_URL. Pri
 the API key (BERTH_API_KEY, or one generated and kept in the data directory).`;
 
 export async function up(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs(UP_HELP, {
     args: [...args],
     options: { help: { type: 'boolean', short: 'h' } },
   });

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
@@ -26,7 +26,7 @@ export async function deleteDeployment(
   args: readonly string[],
   env: CliEnvironment,
 ): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(DELETE_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {

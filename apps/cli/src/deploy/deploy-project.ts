@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { packDirectory } from '#libs/source-archive';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
@@ -77,7 +77,7 @@ async function parseDeployArgs(
   args: readonly string[],
   help: string,
 ): Promise<DeployOptions | undefined> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(help, {
     args: [...args],
     allowPositionals: true,
     options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
@@ -27,7 +27,7 @@ export function deploymentTable(deployments: readonly Deployment[]): string {
 }
 
 export async function listDeployments(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(LIST_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { readLogLine } from '#libs/logging';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
@@ -28,7 +28,7 @@ export function formatLogLine(line: LogLine): string {
 }
 
 export async function showLogs(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(LOGS_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {

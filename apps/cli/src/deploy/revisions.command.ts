@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
@@ -29,7 +29,7 @@ export function revisionTable(revisions: readonly Revision[]): string {
 }
 
 export async function listRevisions(args: readonly string[], env: CliEnvironment): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs(REVISIONS_HELP, {
     args: [...args],
     allowPositionals: true,
     options: {
