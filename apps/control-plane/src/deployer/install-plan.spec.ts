@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeEach, afterEach } from '@jest/globals';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planInstall } from './install-plan.js';
@@ -65,6 +65,16 @@ describe('planInstall', () => {
 
     expect(after.command).toBe('make deps');
     expect(after.cacheKey).not.toBe(before.cacheKey);
+  });
+
+  it('fails on a package.json or a lockfile it may not read, naming it', async () => {
+    await symlink('/dev/zero', join(root, 'package.json'));
+    await expect(planInstall(root, null)).rejects.toThrow(/^package\.json is .*symbolic link/);
+
+    await rm(join(root, 'package.json'));
+    await put('package.json', '{"name":"app"}');
+    await symlink('/etc/passwd', join(root, 'yarn.lock'));
+    await expect(planInstall(root, null)).rejects.toThrow(/^yarn\.lock is .*symbolic link/);
   });
 
   it('gives the same key for the same inputs', async () => {

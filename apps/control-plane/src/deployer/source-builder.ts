@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, rename, stat, symlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, rename, symlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractArchive } from '#libs/source-archive';
 import { isLocalGitSource, REMOTE_GIT_PROTOCOLS } from '../isolation/git-source-policy.js';
 import type { Jailer } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
+import { checkTenantFile } from '../isolation/tenant-file.js';
 import {
   ensureDirectory,
   handOver,
@@ -26,6 +27,7 @@ import type { RevisionWorkspace } from './revision-workspace.js';
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
 const BUILD_TIMEOUT_MS = 15 * 60 * 1000;
 const CLONE_TIMEOUT_MS = 5 * 60 * 1000;
+const GRAPH_CONFIG_MAX_BYTES = 1024 * 1024;
 
 /** Where a revision's source comes from, and the commands that build it. */
 export type BuildSource = {
@@ -163,24 +165,41 @@ export class SourceBuilder {
       await ensureDirectory(source, identity, 0o700);
       commitSha = await this.clone(spec, source, commands, log);
     }
-    let graphConfig: string;
-    try {
-      graphConfig = tree.graphConfigFile(deploymentId, revisionId, spec.graphConfigPath);
-      if (!(await stat(graphConfig)).isFile()) throw new Error('not a file');
-    } catch {
-      return {
-        ok: false,
-        reason: `graph_config_path ${spec.graphConfigPath} is not a file in the source`,
-      };
-    }
+    const graphConfig = await this.checkGraphConfig(deploymentId, spec);
+    if (!graphConfig.ok) return graphConfig;
     const installed = await this.install(source, spec, commands, log);
     if (!installed.ok) return installed;
     if (spec.buildCommand) {
       log(`Running the build command: ${spec.buildCommand}`);
-      const built = await commands.run(spec.buildCommand, dirname(graphConfig), BUILD_TIMEOUT_MS);
+      const built = await commands.run(
+        spec.buildCommand,
+        dirname(graphConfig.file),
+        BUILD_TIMEOUT_MS,
+      );
       if (!built.ok) return built;
     }
     return { ok: true, commitSha };
+  }
+
+  /** The graph configuration: a regular file of the source's, checked without following links. */
+  private async checkGraphConfig(
+    deploymentId: string,
+    spec: BuildSpec,
+  ): Promise<{ ok: true; file: string } | { ok: false; reason: string }> {
+    const { revisionId, graphConfigPath } = spec;
+    let file: string;
+    try {
+      file = this.tree.graphConfigFile(deploymentId, revisionId, graphConfigPath);
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+    const source = this.tree.sourceDir(deploymentId, revisionId);
+    const checked = await checkTenantFile(source, relative(source, file), {
+      maxBytes: GRAPH_CONFIG_MAX_BYTES,
+      ownerUid: spec.identity?.uid,
+    });
+    if (checked.ok) return { ok: true, file };
+    return { ok: false, reason: `graph_config_path ${graphConfigPath}: ${checked.reason}` };
   }
 
   /** Refuses a tarball that is not the one the revision recorded (see RevisionCreated). */
@@ -296,7 +315,7 @@ export class SourceBuilder {
     commands: BuildCommands,
     log: Log,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const plan = await planInstall(source, spec.installCommand);
+    const plan = await planInstall(source, spec.installCommand, spec.identity?.uid);
     if (!plan.command) {
       log(`No install step (${plan.reason})`);
       return { ok: true };
