@@ -1,12 +1,23 @@
-const EXCLUDED_NAMES = new Set(['node_modules', '.git']);
+/** Why a name is never packed, at any depth, whatever the ignore files say. */
+const EXCLUDED_NAMES: ReadonlyMap<string, string> = new Map([
+  ['node_modules', 'dependencies: the build installs them'],
+  ['.git', 'version history'],
+  ['.berth', "Berth's own data: a dev server's database and API key"],
+  ['.langgraph_api', "the langgraph dev server's own data"],
+]);
 const ENV_FILE = /^\.env(\..+)?$/;
+const ENV_REASON = "secrets: the .env's variables are sent as the deployment's secrets";
 
 /**
- * Names never packed, at any depth and whatever the ignore files say: dependencies are installed
- * by the build, `.git` is history, and `.env` / `.env.*` hold secrets, which travel separately.
- * `.env.example` documents the variables and is kept.
+ * Why `name` is never packed, or undefined when it may be. `.env` / `.env.*` hold secrets, which
+ * travel separately; `.env.example` documents the variables and is kept.
  */
+export function alwaysExcludedReason(name: string): string | undefined {
+  const reason = EXCLUDED_NAMES.get(name);
+  if (reason !== undefined) return reason;
+  return ENV_FILE.test(name) && name !== '.env.example' ? ENV_REASON : undefined;
+}
+
 export function isAlwaysExcluded(name: string): boolean {
-  if (EXCLUDED_NAMES.has(name)) return true;
-  return ENV_FILE.test(name) && name !== '.env.example';
+  return alwaysExcludedReason(name) !== undefined;
 }

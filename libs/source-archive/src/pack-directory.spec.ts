@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, readlink, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extractArchive } from './extract-archive.js';
+import { CACHE_DIRECTORY_TAG_SIGNATURE } from './cache-directory-tag.js';
 import { packDirectory } from './pack-directory.js';
 import { SourceArchiveError } from './source-archive.error.js';
 import { TempDirs, writeTree } from './testing/temp-dir.js';
@@ -108,6 +109,41 @@ describe('packDirectory', () => {
       'packages/a/.env.example',
       'packages/a/index.ts',
     ]);
+  });
+
+  it("leaves out Berth's own data and any tagged cache directory, and says why", async () => {
+    const root = await projectWith({
+      'langgraph.json': '{"graphs":{}}',
+      '.gitignore': '!.berth\n!.berth/**\n',
+      '.berth/api-key': 'berth_dev_key',
+      '.berth/postgres.password': 'dev-password',
+      '.berth/postgres/global/pg_internal.init': 'cluster',
+      'src/.berth/api-key': 'nested',
+      '.langgraph_api/.langgraph_checkpoint.1.pckl': 'conversations',
+      'data/CACHEDIR.TAG': `${CACHE_DIRECTORY_TAG_SIGNATURE}\n`,
+      'data/postgres.password': 'elsewhere',
+      'notes/CACHEDIR.TAG': 'not the signature',
+      'notes/todo.md': 'kept',
+      '.env': 'SECRET=1',
+    });
+    const packed = await packDirectory(root);
+    expect(packed.files).toEqual([
+      '.gitignore',
+      'langgraph.json',
+      'notes/CACHEDIR.TAG',
+      'notes/todo.md',
+    ]);
+    expect(packed.leftOut.map((entry) => entry.path)).toEqual([
+      '.berth/',
+      '.env',
+      '.langgraph_api/',
+      'data/',
+      'src/.berth/',
+    ]);
+    expect(packed.leftOut.find((entry) => entry.path === '.berth/')?.reason).toMatch(
+      /Berth's own data/,
+    );
+    expect(packed.leftOut.find((entry) => entry.path === 'data/')?.reason).toMatch(/CACHEDIR\.TAG/);
   });
 
   it('stores links that stay inside as links, an absolute target rewritten relative', async () => {

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatBytes } from './format-bytes.js';
-import { listProjectFiles } from './list-project-files.js';
+import { listProjectFiles, type LeftOutEntry } from './list-project-files.js';
 import { SourceArchiveError } from './source-archive.error.js';
 import { writeTarball } from './write-tarball.js';
 
@@ -18,6 +18,8 @@ export interface PackedArchive {
   readonly files: string[];
   /** Size of the gzip. */
   readonly bytes: number;
+  /** What was left out whatever the project's ignore files say (see `listProjectFiles`). */
+  readonly leftOut: LeftOutEntry[];
 }
 
 /**
@@ -31,7 +33,7 @@ export async function packDirectory(
 ): Promise<PackedArchive> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_PACKED_BYTES;
   const directory = await projectDirectory(root);
-  const entries = await listProjectFiles(directory);
+  const { entries, leftOut } = await listProjectFiles(directory);
   if (entries.length === 0) {
     throw new SourceArchiveError(
       `nothing to pack in ${root}: it has no files that are not ignored`,
@@ -44,7 +46,7 @@ export async function packDirectory(
         'leave large files out with .gitignore or .dockerignore',
     );
   }
-  return { archive, files: entries.map((entry) => entry.path), bytes };
+  return { archive, files: entries.map((entry) => entry.path), bytes, leftOut };
 }
 
 async function projectDirectory(root: string): Promise<string> {

@@ -12,6 +12,7 @@ import {
   type DeploymentType,
   type LogLine,
 } from '#libs/control-plane-client';
+import { describeLeftOut } from './left-out.js';
 import { defaultDeploymentName } from './project-name.js';
 import { checkGraphConfigBeforeUpload } from './graph-config-check.js';
 import { Reporter } from './reporter.js';
@@ -44,10 +45,13 @@ export async function deployProject(
   if (!options) return;
   if (options.graphConfigPath)
     await checkGraphConfigBeforeUpload(options.dir, options.graphConfigPath);
-  const { client, dotenv } = await connect(env, options.dir);
+  const { client, dotenv, platform } = await connect(env, options.dir);
   const report = new Reporter(options.json, env.stdoutIsTty);
   const selection = dotenv ? secretsFromDotenv(dotenv) : undefined;
-  report.note(`Deploying ${options.dir} as "${options.name}" to ${client.url}`);
+  report.note(
+    `Deploying ${options.dir} as "${options.name}" to ${client.url}` +
+      (platform ? ` (${platform})` : ''),
+  );
   if (selection?.withheld.length) {
     report.note(
       `Not sent from .env: ${selection.withheld.join(', ')} (the CLI's own or reserved variables)`,
@@ -243,6 +247,7 @@ async function reviseSource(
 ): Promise<string> {
   const packed = await packDirectory(options.dir);
   report.note(`Packed ${packed.files.length} files (${formatSize(packed.bytes)})`);
+  for (const line of describeLeftOut(packed.leftOut)) report.note(line);
   const issued = await client.issueUpload(deployment.id);
   await client.upload(issued.upload_url, packed.archive);
   report.event('uploaded', {
@@ -250,6 +255,7 @@ async function reviseSource(
     object_path: issued.object_path,
     files: packed.files.length,
     bytes: packed.bytes,
+    left_out: packed.leftOut,
   });
   const patched = await client.patchDeployment(deployment.id, {
     source_revision_config: {
