@@ -10,6 +10,8 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Platforms the tests start record themselves here, not where a developer's own platform is.
+  process.env.XDG_STATE_HOME = await mkdtemp(join(tmpdir(), 'berth-test-state-'));
   const external = process.env.DATABASE_URL;
   if (external) {
     process.env[TEST_SERVER_URL_VARIABLE] = external;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export interface ApiKeySource {
   readonly key: string;
-  readonly origin: 'environment' | 'generated' | 'data directory';
+  readonly origin: 'environment' | 'generated' | 'data directory' | 'the running platform';
 }
 
 /**

@@ -1,12 +1,15 @@
 import { resolve } from 'node:path';
 import { envText, type Environment } from '#libs/config';
+import { defaultDataDir, platformRecordsDir } from './platform/berth-locations.js';
 
 /** What the CLI takes from the environment, read once. */
 export interface CliEnvironment {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  /** Whether BERTH_DATA_DIR was set (else dataDir is ./.berth). */
+  /** Whether BERTH_DATA_DIR was set (else dataDir is Berth's own, see `defaultDataDir`). */
   readonly dataDirConfigured: boolean;
+  /** Where running platforms record themselves (see `platformRecordsDir`). */
+  readonly platformRecordsDir: string;
   readonly apiKey: string | undefined;
   readonly eventStoreUrl: string | undefined;
   readonly host: string | undefined;
@@ -28,8 +31,9 @@ export function loadCliEnvironment(
 ): CliEnvironment {
   return {
     databaseUrl: envText(env.DATABASE_URL),
-    dataDir: resolve(envText(env.BERTH_DATA_DIR) ?? '.berth'),
+    dataDir: resolve(envText(env.BERTH_DATA_DIR) ?? defaultDataDir(env)),
     dataDirConfigured: envText(env.BERTH_DATA_DIR) !== undefined,
+    platformRecordsDir: platformRecordsDir(env),
     apiKey: envText(env.BERTH_API_KEY),
     eventStoreUrl: envText(env.EVENTSTORE_URL),
     host: envText(env.BERTH_HOST),

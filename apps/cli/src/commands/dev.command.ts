@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
-import { resolveApiKey } from '../api-key.js';
+import { resolveApiKey, type ApiKeySource } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
-import { openDatabaseServer } from '../server.js';
+import { prepareDataDir } from '../platform/data-dir-tag.js';
+import { chooseDevFooting, type DevFooting } from '../platform/dev-footing.js';
+import { openDatabaseServer, type DatabaseServer } from '../server.js';
 import { firstFreePort, requireFreePort } from '../ports.js';
 import { Supervisor } from '../supervisor.js';
 import { RUNTIME_SCRIPT, UsageError } from './scripts.js';
@@ -26,10 +29,11 @@ its http.app: threads stay, runs in progress finish on the code they started wit
 that fails to load is reported while the code before it keeps serving. auth, store and env
 changes need a restart.
 
-Data lives in BERTH_DATA_DIR (default ./.berth) on an embedded PostgreSQL, or on DATABASE_URL.
-Beside a Berth already running on that directory (npm start), it uses that Berth's PostgreSQL,
-with a database of its own. Every request needs the API key in x-api-key: BERTH_API_KEY, or the
-one generated and kept in the data directory.`;
+Nothing is written in the application's directory. The data (a database of the application's
+own) and the API key come from, in this order: DATABASE_URL or BERTH_DATA_DIR when set; the
+Berth platform running on this machine (npm start), found from any directory; else Berth's own
+data directory (.berth in the Berth installation) on an embedded PostgreSQL. The first line says
+which. Every request needs the API key in x-api-key: BERTH_API_KEY, or the one it prints.`;
 
 const DEFAULT_PORT = 8123;
 
@@ -58,6 +62,46 @@ function databaseNameFor(dir: string): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
   return `berth_app_${slug || 'default'}`.slice(0, 60);
+}
+
+/** The API key and PostgreSQL server of the footing chosen. */
+async function openFooting(
+  footing: DevFooting,
+  env: CliEnvironment,
+): Promise<{ apiKey: ApiKeySource; server: DatabaseServer }> {
+  if (footing.kind === 'platform') {
+    const { platform } = footing;
+    return {
+      apiKey: env.apiKey
+        ? { key: env.apiKey, origin: 'environment' }
+        : { key: platform.apiKey, origin: 'the running platform' },
+      server: await openDatabaseServer(platform.databaseUrl, platform.dataDir, {
+        shareRunning: true,
+      }),
+    };
+  }
+  if (!env.databaseUrl) await prepareDataDir(env.dataDir);
+  return {
+    apiKey: await resolveApiKey(env.apiKey, env.dataDir),
+    server: await openDatabaseServer(env.databaseUrl, env.dataDir, { shareRunning: true }),
+  };
+}
+
+/** An earlier `berth dev` kept its data in the application's directory: say it is not used. */
+async function warnOfLeftoverDataDir(appDir: string, dataDir: string): Promise<void> {
+  const leftover = join(appDir, '.berth');
+  if (leftover === dataDir || !(await isDirectory(leftover))) return;
+  console.log(
+    `  ${leftover} was left by an earlier berth dev: it is no longer used, and berth deploy ` +
+      'leaves it out. Delete it once you no longer need what it holds.',
+  );
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return lstat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 /** Whether `berth dev` reloads on change: it does unless told `--no-reload`. */
@@ -95,11 +139,13 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
     throw new UsageError(`No graph configuration at ${configFile} (use --config)`);
   const reload = reloadsOnChange(values);
   const host = values.host ?? env.host ?? '127.0.0.1';
+  const footing = await chooseDevFooting(env);
+  console.log(`  ${footing.said}`);
+  await warnOfLeftoverDataDir(dir, env.dataDir);
   const port = await choosePort(host, values.port ?? env.runtimePort);
 
-  const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
-  const server = await openDatabaseServer(env.databaseUrl, env.dataDir, { shareRunning: true });
-  const databaseUrl = server.configuredUrl ?? (await server.database(databaseNameFor(dir)));
+  const { apiKey, server } = await openFooting(footing, env);
+  const databaseUrl = env.databaseUrl ?? (await server.database(databaseNameFor(dir)));
   const supervisor = new Supervisor(() => server.stop());
   process.once('SIGINT', () => void supervisor.stop());
   process.once('SIGTERM', () => void supervisor.stop());

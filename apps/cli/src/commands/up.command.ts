@@ -1,6 +1,8 @@
 import { parseCommandArgs } from '../command-args.js';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
+import { prepareDataDir } from '../platform/data-dir-tag.js';
+import { recordPlatform } from '../platform/platform-record.js';
 import { openDatabaseServer } from '../server.js';
 import { requireFreePort } from '../ports.js';
 import { Supervisor } from '../supervisor.js';
@@ -10,8 +12,10 @@ export const UP_HELP = `Usage: berth up
 
 Starts the platform on this machine: the control plane (BERTH_CONTROL_PLANE_PORT, default 8080)
 and the bundled example application's agent runtime (BERTH_RUNTIME_PORT, default 8123), on an
-embedded PostgreSQL in BERTH_DATA_DIR (default ./.berth) or on DATABASE_URL. Prints the URLs and
-the API key (BERTH_API_KEY, or one generated and kept in the data directory).`;
+embedded PostgreSQL in BERTH_DATA_DIR (default: .berth in the Berth installation) or on
+DATABASE_URL. Prints the URLs and the API key (BERTH_API_KEY, or one generated and kept in the
+data directory). While it runs, it is recorded in $XDG_STATE_HOME/berth (~/.local/state/berth):
+berth dev and berth deploy find it there from any directory, with its key and PostgreSQL.`;
 
 export async function up(args: readonly string[], env: CliEnvironment): Promise<void> {
   const { values } = parseCommandArgs(UP_HELP, {
@@ -31,9 +35,14 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
     'choose another with BERTH_CONTROL_PLANE_PORT',
   );
   await requireFreePort(host, Number(runtimePort), 'choose another with BERTH_RUNTIME_PORT');
+  await prepareDataDir(env.dataDir);
   const apiKey = await resolveApiKey(env.apiKey, env.dataDir);
   const server = await openDatabaseServer(env.databaseUrl, env.dataDir);
-  const supervisor = new Supervisor(() => server.stop());
+  let forgetRecord = (): Promise<void> => Promise.resolve();
+  const supervisor = new Supervisor(async () => {
+    await forgetRecord();
+    await server.stop();
+  });
   const stop = (): void => void supervisor.stop();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -71,6 +80,15 @@ export async function up(args: readonly string[], env: CliEnvironment): Promise<
     supervisor.untilServing(controlPlaneUrl, 120_000),
     supervisor.untilServing(runtimeUrl, 120_000),
   ]);
+  forgetRecord = await recordPlatform(env.platformRecordsDir, {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    dataDir: env.dataDir,
+    controlPlaneUrl,
+    runtimeUrl,
+    apiKey: apiKey.key,
+    ...(env.databaseUrl ? { databaseUrl: env.databaseUrl } : {}),
+  });
   console.log(`\n  Berth is up.`);
   console.log(`  Control plane:            ${controlPlaneUrl}`);
   console.log(`  Example agent runtime:    ${runtimeUrl}  (graphs from ${EXAMPLE_GRAPH_CONFIG})`);

@@ -1,20 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
+import { platformAt, runningPlatforms } from '../platform/platform-record.js';
 import { DeployClient } from '#libs/control-plane-client';
 import { parseDotenv } from './dotenv.js';
 
-/** The local platform `npm start` (berth up) runs. */
+/** The local platform `npm start` (berth up) runs, when none is recorded as running. */
 export const DEFAULT_HOST_URL = 'http://127.0.0.1:8080';
-/** The data directory of the Berth checkout this CLI was built in, where `npm start` keeps its key. */
-const CHECKOUT_DATA_DIR = fileURLToPath(new URL('../../../../../.berth', import.meta.url));
 
 export interface Connection {
   readonly client: DeployClient;
   /** The variables of the project's .env; undefined when it has none. */
   readonly dotenv: Map<string, string> | undefined;
+  /** Which platform this is, when it is one running on this machine. */
+  readonly platform: string | undefined;
 }
 
 /** The variables of `<dir>/.env`; undefined when there is no such file. */
@@ -33,36 +33,49 @@ export async function readProjectDotenv(dir: string): Promise<Map<string, string
 
 /**
  * A client for the control plane at BERTH_HOST_URL (the environment, else the project's .env,
- * else the local platform), with the API key from BERTH_API_KEY (the environment, else the
- * project's .env, else, for the local platform only, the key file it generated).
+ * else the platform running on this machine, else the default local one), with the API key from
+ * BERTH_API_KEY (the environment, else the project's .env, else the running platform's at that
+ * URL, whatever its port, else, for the default local one, the key file in Berth's data
+ * directory). Nothing is read from the current directory but its .env.
  */
 export async function connect(env: CliEnvironment, projectDir: string): Promise<Connection> {
   const dotenv = await readProjectDotenv(projectDir);
   const fromDotenv = (name: string): string | undefined => dotenv?.get(name)?.trim() || undefined;
   const configuredUrl = env.hostUrl ?? fromDotenv('BERTH_HOST_URL');
-  const baseUrl = checkHostUrl(configuredUrl ?? DEFAULT_HOST_URL);
-  let apiKey = env.apiKey;
-  let apiKeyOrigin = 'BERTH_API_KEY in the environment';
-  if (!apiKey) {
-    apiKey = fromDotenv('BERTH_API_KEY');
-    apiKeyOrigin = `BERTH_API_KEY in ${join(projectDir, '.env')}`;
-  }
-  if (!apiKey && configuredUrl === undefined) {
-    const files = [join(env.dataDir, 'api-key')];
-    if (!env.dataDirConfigured) files.push(join(CHECKOUT_DATA_DIR, 'api-key'));
-    for (const file of files) {
-      apiKey = (await readFile(file, 'utf8').catch(() => '')).trim() || undefined;
-      apiKeyOrigin = `the local platform's key file ${file}`;
-      if (apiKey) break;
-    }
-  }
-  if (!apiKey) {
+  const platforms = await runningPlatforms(env.platformRecordsDir);
+  const baseUrl = checkHostUrl(configuredUrl ?? platforms[0]?.controlPlaneUrl ?? DEFAULT_HOST_URL);
+  const platform = platformAt(platforms, baseUrl);
+  const key =
+    keyFrom(env.apiKey, 'BERTH_API_KEY in the environment') ??
+    keyFrom(fromDotenv('BERTH_API_KEY'), `BERTH_API_KEY in ${join(projectDir, '.env')}`) ??
+    keyFrom(platform?.apiKey, `the key of the platform running in ${platform?.dataDir ?? ''}`) ??
+    (configuredUrl === undefined ? await keptKey(env.dataDir) : undefined);
+  if (!key) {
     throw new Error(
       `no API key: set BERTH_API_KEY in the environment or in ${join(projectDir, '.env')}` +
         (configuredUrl === undefined ? ` (or start the local platform with "npm start")` : ''),
     );
   }
-  return { client: new DeployClient({ baseUrl, apiKey, apiKeyOrigin }), dotenv };
+  return {
+    client: new DeployClient({ baseUrl, apiKey: key.value, apiKeyOrigin: key.origin }),
+    dotenv,
+    platform: platform && `the platform running in ${platform.dataDir}`,
+  };
+}
+
+interface KeyFound {
+  readonly value: string;
+  readonly origin: string;
+}
+
+function keyFrom(value: string | undefined, origin: string): KeyFound | undefined {
+  return value ? { value, origin } : undefined;
+}
+
+async function keptKey(dataDir: string): Promise<KeyFound | undefined> {
+  const file = join(dataDir, 'api-key');
+  const value = (await readFile(file, 'utf8').catch(() => '')).trim();
+  return keyFrom(value, `the local platform's key file ${file}`);
 }
 
 function checkHostUrl(value: string): string {
