@@ -5,6 +5,7 @@ import { A2AClient, TaskNotCancelableError, TaskNotFoundError } from 'a2a-sdk-03
 import type { Message, MessageSendParams, Task } from 'a2a-sdk-03';
 import { Role, TaskState } from '@a2a-js/sdk';
 import {
+  type Client as A2aClient,
   ClientFactory,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
@@ -47,6 +48,32 @@ const textOf = (message: Message | undefined): string | undefined =>
 /** A task's history as (role, text) pairs. */
 const turnsOf = (task: Task): [string, string | undefined][] =>
   (task.history ?? []).map((message) => [message.role, textOf(message)]);
+
+/** A 1.x client's message/send of one text part, on a new context. */
+function sendV1Text(agent: A2aClient, text: string): ReturnType<A2aClient['sendMessage']> {
+  return agent.sendMessage({
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [
+        {
+          content: { $case: 'text', value: text },
+          mediaType: 'text/plain',
+          filename: '',
+          metadata: {},
+        },
+      ],
+      metadata: {},
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: {},
+  });
+}
 
 /** The headers of a user of the fixture's own auth. */
 const asUser = (name: string): Record<string, string> => ({ authorization: `Bearer user-${name}` });
@@ -225,32 +252,35 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
       suite.runtime.url,
       '/.well-known/agent-card.json?assistant_id=echo',
     );
-    const result = await agent.sendMessage({
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        contextId: '',
-        taskId: '',
-        role: Role.ROLE_USER,
-        parts: [
-          {
-            content: { $case: 'text', value: 'v1' },
-            mediaType: 'text/plain',
-            filename: '',
-            metadata: {},
-          },
-        ],
-        metadata: {},
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: {},
-    });
+    const result = await sendV1Text(agent, 'v1');
     expect(result).toMatchObject({ status: { state: TaskState.TASK_STATE_COMPLETED } });
     const task = result as { id: string };
     const read = await agent.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(read.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'echo: v1' });
+  });
+
+  it('finds an agent named by a trailing slash or ?assistant_id=, and tells a URL naming none how to', async () => {
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory({ fetchImpl: keyedFetch(suite) })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: keyedFetch(suite) }),
+    });
+    const completed = { status: { state: TaskState.TASK_STATE_COMPLETED } };
+    const slashed = await factory.createFromUrl(`${suite.runtime.url}/a2a/echo/`);
+    expect(await sendV1Text(slashed, 'slash')).toMatchObject(completed);
+    const queried = await factory.createFromUrl(
+      `${suite.runtime.url}/a2a/`,
+      '.well-known/agent-card.json?assistant_id=echo',
+    );
+    expect(await sendV1Text(queried, 'query')).toMatchObject(completed);
+    // Without the slash the SDK asks one level up, for /a2a/.well-known/agent-card.json.
+    await expect(factory.createFromUrl(`${suite.runtime.url}/a2a/echo`)).rejects.toThrow(
+      `${suite.runtime.url}/a2a/.well-known/agent-card.json: 404`,
+    );
+    const unnamed = await keyedFetch(suite)(`${suite.runtime.url}/a2a/.well-known/agent-card.json`);
+    expect(unnamed.status).toBe(404);
+    const { detail } = (await unnamed.json()) as { detail: string };
+    expect(detail).toContain('/a2a/{assistant_id}/');
+    expect(detail).toContain('?assistant_id={assistant_id}');
   });
 
   it('asks for credentials (the API key, or a user of the app auth), answers an unknown assistant 404', async () => {

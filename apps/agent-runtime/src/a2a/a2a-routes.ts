@@ -38,6 +38,16 @@ async function sendProblem(reply: FastifyReply, error: unknown): Promise<void> {
   await reply.status(status).send({ detail });
 }
 
+/**
+ * What a client is told at `/a2a/.well-known/agent-card.json` without `?assistant_id=`: the A2A
+ * SDK resolves the card relative to the URL it is given, so `/a2a/{id}` (no trailing slash) lands
+ * here, one level up from the assistant.
+ */
+export const UNNAMED_AGENT_DETAIL =
+  'No assistant is named: give the A2A client /a2a/{assistant_id}/ (with the trailing slash), ' +
+  'whose card is /a2a/{assistant_id}/.well-known/agent-card.json, or ask for ' +
+  '/.well-known/agent-card.json?assistant_id={assistant_id}';
+
 async function serveCard(
   agents: A2aAgents,
   request: FastifyRequest,
@@ -154,7 +164,8 @@ function corsHeadersOf(reply: FastifyReply): Record<string, string> {
 
 /**
  * A2A: each assistant an agent at `/a2a/{assistant_id}` (JSON-RPC, A2A 1.0 and 0.3), its card at
- * `/.well-known/agent-card.json?assistant_id=…` and `/a2a/{assistant_id}/.well-known/agent-card.json`.
+ * `/.well-known/agent-card.json?assistant_id=…` (also under `/a2a/`) and
+ * `/a2a/{assistant_id}/.well-known/agent-card.json`.
  * Behind the API key and the application's auth as every route; not served with
  * `http.disable_a2a`.
  */
@@ -166,6 +177,11 @@ export function registerA2aRoutes(
   if (disabled) return;
   fastify.get<{ Querystring: { assistant_id?: string } }>(CARD_PATH, (request, reply) =>
     serveCard(agents, request, reply, request.query.assistant_id),
+  );
+  fastify.get<{ Querystring: { assistant_id?: string } }>(`/a2a${CARD_PATH}`, (request, reply) =>
+    request.query.assistant_id
+      ? serveCard(agents, request, reply, request.query.assistant_id)
+      : reply.status(404).send({ detail: UNNAMED_AGENT_DETAIL }),
   );
   fastify.get<{ Params: { assistantId: string } }>(
     `/a2a/:assistantId${CARD_PATH}`,
