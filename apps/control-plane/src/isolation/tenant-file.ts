@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { errorCode } from './tenant-tree.js';
+import { errorCode } from './error-code.js';
 
 /**
  * How the platform, running as root, reads a file of a tree a tenant wrote (a cloned or uploaded

@@ -88,6 +88,37 @@ describe('what the platform does in a tenant tree', () => {
     expect(await readFile(join(victim, 'secret'), 'utf8')).toBe('platform only');
   });
 
+  itAsRoot('removes a home whose owner closed a directory inside another it closed', async () => {
+    const tree = join(dir, 'deployment');
+    const home = join(tree, 'home');
+    await mkdir(join(home, 'd1', 'd2', 'd3'), { recursive: true });
+    await writeFile(join(home, 'd1', 'd2', 'd3', 'file'), 'x');
+    for (const path of [home, 'd1', 'd1/d2', 'd1/d2/d3', 'd1/d2/d3/file'].map((p) =>
+      p === home ? p : join(home, p),
+    )) {
+      await chown(path, TENANT.uid, TENANT.gid);
+    }
+    // As \`mkdir -p d1/d2 && chmod 000 d1/d2 && chmod 100 d1\` leaves it, one level deeper.
+    await chmod(join(home, 'd1', 'd2', 'd3'), 0o000);
+    await chmod(join(home, 'd1', 'd2'), 0o000);
+    await chmod(join(home, 'd1'), 0o100);
+    await removeTenantTree(tree, TENANT);
+    await expect(lstat(tree)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  itAsRoot('removes, following no link, what the tenant\'s user itself could not', async () => {
+    const tree = join(dir, 'deployment');
+    const home = join(tree, 'home');
+    await mkdir(join(home, 'not-its-own', 'deeper'), { recursive: true });
+    await writeFile(join(home, 'not-its-own', 'deeper', 'file'), 'x');
+    await symlink(victim, join(home, 'not-its-own', 'link-to-victim'));
+    await chown(home, TENANT.uid, TENANT.gid);
+    await chmod(join(home, 'not-its-own', 'deeper'), 0o000);
+    await removeTenantTree(tree, TENANT);
+    await expect(lstat(tree)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(join(victim, 'secret'), 'utf8')).toBe('platform only');
+  });
+
   itAsRoot('hands an extracted tree over deepest first, links themselves only', async () => {
     const source = join(dir, 'source');
     await mkdir(join(source, 'src'), { recursive: true });

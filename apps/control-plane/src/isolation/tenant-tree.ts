@@ -14,7 +14,9 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorCode } from './error-code.js';
 import type { OsIdentity } from './os-identities.js';
+import { CAN_WORK_BY_DESCRIPTOR, emptyWithoutFollowing } from './remove-unfollowed.js';
 
 const run = promisify(execFile);
 
@@ -27,9 +29,7 @@ const run = promisify(execFile);
  * descends only into directories that no tenant owns.
  */
 
-/** The system error code (ENOENT, ELOOP, ...) of a failed file operation. */
-export const errorCode = (error: unknown): string | undefined =>
-  (error as { code?: unknown } | null)?.code?.toString();
+export { errorCode } from './error-code.js';
 
 /** The owner of a directory the tenant must not change (its parent of everything it owns). */
 export const PLATFORM: OsIdentity = { uid: 0, gid: 0 };
@@ -102,7 +102,9 @@ export async function writePlatformFile(path: string, content: string): Promise<
  * Removes a tree that the tenant's user may have written. The platform lists and removes only
  * its own directories (whose parents are its own, so none can be swapped for a link); each
  * directory a user owns is emptied with that user's own rights (whatever was planted there is
- * removed as that user could remove it itself, links unfollowed) and then removed empty.
+ * removed as that user could remove it itself, links unfollowed) and then removed empty; what
+ * the user could not remove, the platform removes through directory descriptors
+ * (remove-unfollowed.ts), following no link.
  */
 export async function removeTenantTree(path: string, owner: OsIdentity | undefined): Promise<void> {
   if (!owner) {
@@ -123,20 +125,33 @@ export async function removeTenantTree(path: string, owner: OsIdentity | undefin
   } else {
     await emptyAs({ uid: found.uid, gid: found.gid }, path);
   }
-  await rmdir(path).catch(async (error: unknown) => {
-    if (errorCode(error) !== 'ENOTEMPTY' && errorCode(error) !== 'EEXIST') throw error;
-    const left = (await readdir(path).catch(() => [])).slice(0, 5).join(', ');
-    throw new Error(`${path} still holds what its user could not remove (${left}); left in place`);
-  });
+  if (await removedEmpty(path)) return;
+  // What its user could not remove (made so by another user, or it could not run): the platform.
+  if (CAN_WORK_BY_DESCRIPTOR) await emptyWithoutFollowing(path);
+  if (await removedEmpty(path)) return;
+  const left = (await readdir(path).catch(() => [])).slice(0, 5).join(', ');
+  throw new Error(`${path} still holds what could not be removed (${left})`);
+}
+
+/** Removes a directory if it is empty; false when it is not. */
+async function removedEmpty(path: string): Promise<boolean> {
+  return rmdir(path).then(
+    () => true,
+    (error: unknown) => {
+      if (errorCode(error) !== 'ENOTEMPTY' && errorCode(error) !== 'EEXIST') throw error;
+      return false;
+    },
+  );
 }
 
 /**
- * Empties a directory as its owner: its subdirectories made writable first (the owner may have
- * closed them), then everything removed, links unfollowed. The directory itself is the
- * platform's to remove.
+ * Empties a directory as its owner: every directory below it opened up first, top-down (chmod -R
+ * sets a directory's mode before it reads it, so one the owner closed, inside another it closed,
+ * is reached; it follows no link), then everything removed, links unfollowed. The directory
+ * itself is the platform's to remove.
  */
 const EMPTY_AS_OWNER = [
-  'find "$1" -mindepth 1 -type d ! -perm -u=rwx -exec chmod u+rwx {} +',
+  'chmod -R u+rwx -- "$1"',
   'find "$1" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system -- {} +',
 ].join('; ');
 
@@ -144,6 +159,8 @@ async function emptyAs(user: OsIdentity, dir: string): Promise<void> {
   await run('/bin/sh', ['-c', EMPTY_AS_OWNER, 'empty', dir], {
     uid: user.uid,
     gid: user.gid,
+    // The platform's working directory may be closed to the user: then it could not start.
+    cwd: '/',
     env: { PATH: '/usr/bin:/bin' },
   }).catch(() => undefined);
 }
