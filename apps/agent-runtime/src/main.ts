@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { hostname } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CANNOT_START_EXIT_CODE } from '#libs/config';
+import { CANNOT_START_EXIT_CODE, cannotStartLine } from '#libs/config';
 import { uuidv7 } from '#libs/event-store';
 import { HttpDrain, keyDigests, OPENAPI_PUBLIC_PATHS, serverOptions, singleKey } from '#libs/http';
 import { openProcessLogger, stopOnSignals, type Logger } from '#libs/logging';
 import { splitConnectionBudget, type Persistence, type PoolSizes } from '#libs/persistence';
 import { metricsPublicPaths, observeEventLog } from '#libs/metrics';
 import { Application } from './application/application.js';
+import { GraphsNotLoadedError } from './application/graphs-not-loaded-error.js';
 import { awaitAssignment, dropPrivileges } from './assignment.js';
 import { configureRuntimeHttp, serveInProcessClient } from './http/runtime-http.js';
 import { InProcessGrants } from './http/in-process-grants.js';
@@ -31,7 +32,7 @@ import type { CustomAuth } from './auth/custom-auth.js';
 import { RuntimeModule, type RuntimeParts } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 import { UiBundles } from './ui/ui-bundles.js';
-import { whatToDoAbout } from './startup-failure.js';
+import { cannotStartReason, whatToDoAbout } from './startup-failure.js';
 
 const BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -195,6 +196,11 @@ async function openApplication(
   for (const [graphId, reason] of application.failedGraphs()) {
     logger.error(`graph "${graphId}" is not served: ${reason}`);
   }
+  const failed = application.failedGraphs();
+  if (config.everyGraphRequired && failed.size > 0) {
+    await application.close();
+    throw new GraphsNotLoadedError(application.config.configFile, failed);
+  }
   const routes = new ServedRoutes(application);
   const customRoutes = await routes.load();
   if (typeof customRoutes === 'string') logger.error(customRoutes);
@@ -213,5 +219,7 @@ function keyAcceptor(keys: ApiKeys): (presented: string) => boolean {
 main().catch((error: unknown) => {
   const whatToDo = whatToDoAbout(error, process.env);
   console.error(whatToDo ?? (error instanceof Error ? error.message : error));
+  // A control plane started it: it reads why from this line (the revision's status message).
+  if (isSpare()) console.error(cannotStartLine(cannotStartReason(error, whatToDo)));
   process.exit(whatToDo === undefined ? 1 : CANNOT_START_EXIT_CODE);
 });

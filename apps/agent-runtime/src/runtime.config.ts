@@ -38,6 +38,8 @@ export interface RuntimeConfig {
   readonly exitWithParent: boolean;
   /** Load the application's code again when its files change (`berth dev`). */
   readonly reloadOnChange: boolean;
+  /** Refuse to start when any graph fails to load (a deployment's runtime), not only all. */
+  readonly everyGraphRequired: boolean;
   /** Where finished runs are reported, when they are. */
   readonly tracing: TracingConfig | undefined;
   /** How often threads whose TTL ran out are looked for and deleted. */
@@ -142,6 +144,7 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     ...rolesOf(env),
     exitWithParent: envBoolean('BERTH_EXIT_WITH_PARENT', env.BERTH_EXIT_WITH_PARENT),
     reloadOnChange: envBoolean('BERTH_RELOAD', env.BERTH_RELOAD),
+    everyGraphRequired: envBoolean('BERTH_REQUIRE_EVERY_GRAPH', env.BERTH_REQUIRE_EVERY_GRAPH),
     tracing: tracingOf(env),
     threadSweepSeconds: envInteger(
       'BERTH_THREAD_SWEEP_SECONDS',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '#libs/config';
+import { GraphsNotLoadedError } from './application/graphs-not-loaded-error.js';
 import { NoGraphLoadedError } from './application/no-graph-loaded-error.js';
-import { whatToDoAbout } from './startup-failure.js';
+import { cannotStartReason, whatToDoAbout } from './startup-failure.js';
 
 const ENV = { BERTH_GRAPH_CONFIG: '/apps/weather/langgraph.json' };
 
@@ -45,5 +46,28 @@ describe('whatToDoAbout: the failures to start that starting again cannot mend',
     });
     expect(whatToDoAbout(refused, ENV)).toBeUndefined();
     expect(whatToDoAbout(new Error('something else'), ENV)).toBeUndefined();
+  });
+});
+
+describe('cannotStartReason: one line for the control plane that started the runtime', () => {
+  it('names each graph that failed to load and the first line of why', () => {
+    const failures = new Map([
+      ['broken', 'graph "broken": cannot import /app/broken.ts: Error: no key\n    at broken.ts:1'],
+      ['other', 'has no export "graph"'],
+    ]);
+    const error = new GraphsNotLoadedError(ENV.BERTH_GRAPH_CONFIG, failures);
+    const expected =
+      '2 graphs failed to load: graph "broken": cannot import /app/broken.ts: Error: no key; ' +
+      'graph "other": has no export "graph"';
+    expect(error.message).toBe(expected);
+    expect(cannotStartReason(error, whatToDoAbout(error, ENV))).toBe(expected);
+    expect(
+      cannotStartReason(new NoGraphLoadedError(ENV.BERTH_GRAPH_CONFIG, failures), undefined),
+    ).toBe(expected);
+  });
+
+  it('says any other failure as the person is told it, on one line', () => {
+    expect(cannotStartReason(new Error('x'), 'first\n  second\n')).toBe('first second');
+    expect(cannotStartReason(new Error('database down'), undefined)).toBe('database down');
   });
 });

@@ -1,6 +1,10 @@
 import { dirname } from 'node:path';
 import { ConfigError, type Environment } from '#libs/config';
 import { NoGraphLoadedError } from './application/no-graph-loaded-error.js';
+import {
+  describeFailedGraphs,
+  GraphsNotLoadedError,
+} from './application/graphs-not-loaded-error.js';
 import { DefaultAssistantSettingsError } from './graphs/default-assistant-settings.js';
 import { GraphConfigError } from './graphs/graph-config.js';
 
@@ -33,6 +37,7 @@ export function whatToDoAbout(error: unknown, env: Environment): string | undefi
     if (missing !== undefined) return notInstalled(missing, env);
     return `${error.message}\nMend the graphs above in ${error.configFile}, then start again.`;
   }
+  if (error instanceof GraphsNotLoadedError) return error.message;
   if (error instanceof ConfigError || error instanceof GraphConfigError) return error.message;
   if (error instanceof DefaultAssistantSettingsError) return error.message;
   const { code, port, address } = (error ?? {}) as ErrnoLike;
@@ -48,4 +53,20 @@ export function whatToDoAbout(error: unknown, env: Environment): string | undefi
   const message = error instanceof Error ? error.message : '';
   const missing = code === 'ERR_MODULE_NOT_FOUND' ? MISSING_PACKAGE.exec(message) : null;
   return missing?.[1] === undefined ? undefined : notInstalled(missing[1], env);
+}
+
+/**
+ * Why the runtime did not start, on one line, for the control plane that started it (it becomes
+ * the revision's status message): each graph that failed and why, or what the person is told.
+ */
+export function cannotStartReason(error: unknown, whatToDo: string | undefined): string {
+  if (error instanceof NoGraphLoadedError || error instanceof GraphsNotLoadedError) {
+    return describeFailedGraphs(error.failures);
+  }
+  const said = whatToDo ?? (error instanceof Error ? error.message : String(error));
+  return said
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
 }

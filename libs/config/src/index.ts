@@ -1,3 +1,4 @@
 export * from './env-values.js';
 export * from './version.js';
 export * from './exit-codes.js';
+export * from './cannot-start.js';

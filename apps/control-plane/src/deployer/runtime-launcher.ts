@@ -100,6 +100,8 @@ export class RuntimeLauncher {
       ),
       BERTH_RUNTIME_PORT: String(port),
       BERTH_HOST: '127.0.0.1',
+      // A revision some of whose graphs fail to load is not deployed: the runtime says which.
+      BERTH_REQUIRE_EVERY_GRAPH: 'true',
       BERTH_API_KEY_SHA256: tenants.keyDigestsOf(workspace.deployment.tenant_id ?? '').join(','),
       BERTH_TRACING_ENDPOINT: `http://127.0.0.1:${config.port}/v1/tracing-projects/${projectId}/runs`,
       BERTH_TRACING_TOKEN: tracing.tokenOf(projectId),

@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { cannotStartReasonOf } from '#libs/config';
 import { RUNTIME_SCRIPT } from '../platform-paths.js';
 import { EXTRA_CERTIFICATES } from '../isolation/extra-certificates.js';
 import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 
 const STOP_GRACE_MS = 15_000;
+/** How long an exited runtime's last output is waited for (a grandchild may hold the pipe). */
+const LAST_OUTPUT_MS = 2_000;
 const EARLY_LINES = 200;
 
 export type RuntimeLaunch = {
@@ -44,6 +47,10 @@ export class RuntimeProcess {
   private assigned: RuntimeLaunch | undefined;
   private readonly early: string[] = [];
   readonly exited: Promise<void>;
+  /** Resolves once its output has been read to the end. */
+  private readonly outputEnded: Promise<void>;
+  /** Why it could not start, as it said on its way out. */
+  private cannotStart: string | undefined;
   /** Whether the kernel ended it for want of memory, read as it exited. */
   private endedOutOfMemory: Promise<boolean> | undefined;
 
@@ -56,6 +63,10 @@ export class RuntimeProcess {
       detached: true,
     });
     this.child.stdin?.on('error', () => undefined);
+    this.outputEnded = once(this.child, 'close').then(
+      () => undefined,
+      () => undefined,
+    );
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream)
         createInterface({ input: stream }).on('line', (line) => {
@@ -115,7 +126,7 @@ export class RuntimeProcess {
   async ready(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`The runtime ${this.describeExit()} before it was ready`);
+      if (!this.running) throw new Error(await this.whyNotStarted());
       const ok = await fetch(`http://127.0.0.1:${this.port}/ok`, {
         signal: AbortSignal.timeout(2_000),
       }).then(
@@ -126,6 +137,15 @@ export class RuntimeProcess {
       await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 25))]);
     }
     throw new Error(`The runtime did not answer GET /ok within ${Math.round(timeoutMs / 1000)} s`);
+  }
+
+  /** What the runtime said was why it could not start, or how it exited. */
+  private async whyNotStarted(): Promise<string> {
+    await Promise.race([
+      this.outputEnded,
+      new Promise((resolve) => setTimeout(resolve, LAST_OUTPUT_MS).unref()),
+    ]);
+    return this.cannotStart ?? `The runtime ${this.describeExit()} before it was ready`;
   }
 
   /**
@@ -158,6 +178,11 @@ export class RuntimeProcess {
   }
 
   private line(line: string): void {
+    const cannotStart = cannotStartReasonOf(line);
+    if (cannotStart !== undefined) {
+      this.cannotStart = cannotStart;
+      return;
+    }
     if (this.assigned) this.assigned.onLine(line);
     else if (this.early.length < EARLY_LINES) this.early.push(line);
   }
