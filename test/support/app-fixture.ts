@@ -34,13 +34,18 @@ export async function exampleAppWithEnvGraph(): Promise<AppFixture> {
     recursive: true,
     filter: (source) => !source.includes('node_modules'),
   });
-  await writeFile(join(dir, 'src', 'env.ts'), ENV_GRAPH);
+  await addGraph(dir, 'env', ENV_GRAPH);
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `src/<graphId>.ts` into the application and names it in its langgraph.json. */
+export async function addGraph(dir: string, graphId: string, source: string): Promise<void> {
+  await writeFile(join(dir, 'src', `${graphId}.ts`), source);
   const config = JSON.parse(await readFile(join(dir, 'langgraph.json'), 'utf8')) as {
     graphs: Record<string, string>;
   };
-  config.graphs.env = './src/env.ts:graph';
+  config.graphs[graphId] = `./src/${graphId}.ts:graph`;
   await writeFile(join(dir, 'langgraph.json'), JSON.stringify(config, null, 2));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** Makes the directory a git repository with one commit on `main`; returns the commit. */

@@ -15,7 +15,7 @@ import { ephemeralPort } from './free-port.js';
 
 const HOST = '127.0.0.1';
 
-type Response = { status: number; body: string };
+type Response = { status: number; body: string; retryAfter?: string };
 
 function get(port: number, agent: Agent | false): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -24,7 +24,8 @@ function get(port: number, agent: Agent | false): Promise<Response> {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body });
+        const retryAfter = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, body, ...(retryAfter ? { retryAfter } : {}) });
       });
       res.on('error', reject);
     });
@@ -107,6 +108,25 @@ describe('DeploymentProxy', () => {
     expect(JSON.parse(response.body)).toEqual({
       detail: 'This deployment has no running revision yet',
     });
+  });
+
+  it('answers 503 with Retry-After while the live revision starts again, until switched', async () => {
+    const a = await start('A');
+    proxy.switchTo(a.port);
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'A' });
+
+    proxy.awaitRestart();
+    const waiting = await get(port, false);
+    expect(waiting).toMatchObject({ status: 503, retryAfter: '5' });
+    expect(JSON.parse(waiting.body)).toEqual({
+      detail:
+        "This deployment's live revision is starting again (after a restart of the platform or " +
+        'of its runtime): retry in a few seconds',
+    });
+
+    const b = await start('B');
+    proxy.switchTo(b.port);
+    await expect(get(port, false)).resolves.toEqual({ status: 200, body: 'B' });
   });
 
   it('sends requests to the target it was switched to', async () => {

@@ -9,6 +9,14 @@ import type { Socket } from 'node:net';
 import { answerJson, endToEnd, forwardToRuntime } from './runtime-forwarding.js';
 import { serveUpgrades } from './upgrade-requests.js';
 
+/** Before any revision of the deployment has been deployed. */
+export const NOT_DEPLOYED_YET = 'This deployment has no running revision yet';
+/** How long a client is asked to wait while the live revision's runtime starts again. */
+export const STARTING_AGAIN_RETRY_AFTER_SECONDS = 5;
+export const STARTING_AGAIN =
+  "This deployment's live revision is starting again (after a restart of the platform or of " +
+  'its runtime): retry in a few seconds';
+
 /**
  * A deployment's stable address: an HTTP proxy in front of whichever runtime process is active.
  * Each request goes to the process active when it arrives, on a kept-alive client connection
@@ -18,6 +26,8 @@ import { serveUpgrades } from './upgrade-requests.js';
  */
 export class DeploymentProxy {
   private target: number | undefined;
+  /** No target, but a live revision whose runtime is being started again. */
+  private startingAgain = false;
   private readonly agents = new Map<number, Agent>();
   /** Agents of replaced processes, whose requests in flight may still be streaming. */
   private readonly retired = new Set<Agent>();
@@ -55,7 +65,23 @@ export class DeploymentProxy {
   switchTo(port: number): void {
     const previous = this.target;
     this.target = port;
-    if (previous === undefined || previous === port) return;
+    this.startingAgain = false;
+    if (previous !== port) this.retire(previous);
+  }
+
+  /**
+   * The live revision's runtime is gone (the platform restarted, or it died) and is being started
+   * again: until switched to a target, answer 503 with Retry-After.
+   */
+  awaitRestart(): void {
+    const previous = this.target;
+    this.target = undefined;
+    this.startingAgain = true;
+    this.retire(previous);
+  }
+
+  private retire(previous: number | undefined): void {
+    if (previous === undefined) return;
     const agent = this.agents.get(previous);
     if (!agent) return;
     this.agents.delete(previous);
@@ -95,7 +121,11 @@ export class DeploymentProxy {
     const port = this.target;
     if (port === undefined) {
       incoming.resume();
-      answerJson(response, 503, 'This deployment has no running revision yet');
+      if (this.startingAgain) {
+        answerJson(response, 503, STARTING_AGAIN, {
+          'retry-after': String(STARTING_AGAIN_RETRY_AFTER_SECONDS),
+        });
+      } else answerJson(response, 503, NOT_DEPLOYED_YET);
       return;
     }
     forwardToRuntime(

@@ -21,9 +21,16 @@ export class DeploymentRuntimes {
     return jailed ? new RuntimeProcess(jailed) : this.spares.take();
   }
 
-  async ensureProxy(deploymentId: string, port: number, host: string): Promise<void> {
+  /** `live`: the deployment has a live revision, whose runtime is about to start (again). */
+  async ensureProxy(
+    deploymentId: string,
+    port: number,
+    host: string,
+    live: boolean,
+  ): Promise<void> {
     if (this.proxies.has(deploymentId)) return;
     const proxy = new DeploymentProxy();
+    if (live) proxy.awaitRestart();
     await proxy.listen(port, host);
     this.proxies.set(deploymentId, proxy);
   }
@@ -51,6 +58,7 @@ export class DeploymentRuntimes {
     void process.exited.then(async () => {
       if (this.active.get(deploymentId) !== process) return;
       this.active.delete(deploymentId);
+      this.proxies.get(deploymentId)?.awaitRestart();
       await onExit();
     });
     return previous;

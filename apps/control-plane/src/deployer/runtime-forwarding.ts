@@ -31,12 +31,21 @@ export function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 }
 
 /** A JSON `{detail}` answer, or the connection cut when an answer had already begun. */
-export function answerJson(response: ServerResponse, status: number, detail: string): void {
+export function answerJson(
+  response: ServerResponse,
+  status: number,
+  detail: string,
+  headers: OutgoingHttpHeaders = {},
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    connection: 'close',
+  });
   response.end(JSON.stringify({ detail }));
 }
 

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { once } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { packDirectory } from '#libs/source-archive';
+import { addGraph, exampleAppWithEnvGraph, type AppFixture } from '../../support/app-fixture.js';
+import {
+  restartControlPlane,
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import {
+  createSourceDeployment,
+  patchSource,
+  waitForRevision,
+  type Deployment,
+} from '../../support/deployment-flow.js';
+import { within } from '../../support/within.js';
+
+jest.setTimeout(240_000);
+
+/** A graph module that loads only once the test's gate answers: it holds the runtime's start. */
+const GATED_GRAPH = `await fetch(process.env.GATE_URL ?? '');
+export { graph } from './agent.js';
+`;
+
+const STARTING_AGAIN =
+  "This deployment's live revision is starting again (after a restart of the platform or of " +
+  'its runtime): retry in a few seconds';
+
+/** An HTTP server whose answers can be held: a runtime importing the gated graph waits on it. */
+class Gate {
+  private readonly server: Server;
+  private open = true;
+  private readonly held: ServerResponse[] = [];
+  private heldOne: (() => void) | undefined;
+
+  constructor() {
+    this.server = createServer((_request, response) => {
+      if (this.open) response.end('open');
+      else {
+        this.held.push(response);
+        this.heldOne?.();
+      }
+    });
+  }
+
+  async listen(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/gate`;
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  /** Resolves once a request is held (a runtime is loading the application). */
+  holding(): Promise<void> {
+    if (this.held.length > 0) return Promise.resolve();
+    return new Promise((resolve) => (this.heldOne = resolve));
+  }
+
+  release(): void {
+    this.open = true;
+    for (const response of this.held.splice(0)) response.end('open');
+  }
+
+  async stop(): Promise<void> {
+    this.release();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+type Answer = { status: number; retryAfter: string | null; body: unknown };
+
+async function answerOf(url: string, apiKey?: string): Promise<Answer> {
+  const response = await fetch(url, { headers: apiKey ? { 'x-api-key': apiKey } : {} });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: kept as text.
+  }
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body };
+}
+
+/** Asks until the answer is no longer a 503 (or the port is closed); returns it. */
+async function untilServing(url: string): Promise<Answer> {
+  for (;;) {
+    const answer = await answerOf(url).catch(() => undefined);
+    if (answer && answer.status !== 503) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("a deployment's address while its live revision starts again after a restart", () => {
+  let cp: ControlPlaneProcess;
+  let app: AppFixture;
+  const gate = new Gate();
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    app = await exampleAppWithEnvGraph();
+    await addGraph(app.dir, 'gated', GATED_GRAPH);
+  });
+
+  afterAll(async () => {
+    await cp.dispose();
+    await gate.stop();
+    await app.remove();
+  });
+
+  it('says 503 with Retry-After that it is starting again, not that it has no revision yet', async () => {
+    const gateUrl = await gate.listen();
+    const deployment = await createSourceDeployment(cp, 'restarting', [
+      { name: 'GATE_URL', value: gateUrl },
+    ]);
+    const archive = (await packDirectory(app.dir)).archive;
+    const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    const url = body.source_config.custom_url ?? '';
+    expect((await answerOf(`${url}/ok`)).status).toBe(200);
+
+    gate.close();
+    await cp.stop();
+    cp = await restartControlPlane(cp);
+    // The runtime started again is held loading the application: the address answers for it.
+    await within(gate.holding(), 60_000, 'the live revision starting again');
+    const starting = { status: 503, retryAfter: '5', body: { detail: STARTING_AGAIN } };
+    expect(await answerOf(`${url}/ok`)).toEqual(starting);
+    expect(await answerOf(`${url}/assistants/search`, cp.apiKey)).toEqual(starting);
+    // The control plane's gateway goes through the same address.
+    expect(
+      await answerOf(`${cp.url}/v2/deployments/${deployment.id}/runtime/ok`, cp.apiKey),
+    ).toEqual(starting);
+
+    gate.release();
+    expect(await within(untilServing(`${url}/ok`), 60_000, 'the live revision serving')).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: expect.anything(),
+    });
+  });
+
+  it('still says a deployment with no deployed revision has none yet', async () => {
+    const deployment = await createSourceDeployment(cp, 'never-deployed');
+    const opened = async (): Promise<string> => {
+      for (;;) {
+        const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+        const url = body.source_config.custom_url;
+        if (url && (await answerOf(`${url}/ok`).catch(() => undefined))) return url;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const url = await within(opened(), 60_000, "the deployment's address open");
+    expect(await answerOf(`${url}/ok`)).toEqual({
+      status: 503,
+      retryAfter: null,
+      body: { detail: 'This deployment has no running revision yet' },
+    });
+  });
+});
