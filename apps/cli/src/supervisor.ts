@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { CANNOT_START_EXIT_CODE } from '#libs/config';
+import { childLogEnvironment } from '#libs/logging';
 
 export interface ChildSpec {
   readonly name: string;
@@ -32,10 +33,9 @@ export class Supervisor {
   constructor(private readonly afterChildren: () => Promise<void> = () => Promise.resolve()) {}
 
   start(spec: ChildSpec, restartDelayMs = FIRST_RESTART_DELAY_MS): ChildProcess {
-    // Its output comes here through a pipe: it writes readable lines when this is a terminal.
-    const pretty = process.stdout.isTTY && spec.env.BERTH_LOG_PRETTY === undefined;
+    // Its output comes here through a pipe: this process's terminal decides its format.
     const child = spawn(process.execPath, [spec.script], {
-      env: pretty ? { ...spec.env, BERTH_LOG_PRETTY: 'true' } : spec.env,
+      env: { ...spec.env, ...childLogEnvironment(spec.env, process.stdout.isTTY) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const startedAt = Date.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { logSettingsFrom } from './log-settings.js';
+import { childLogEnvironment, logSettingsFrom } from './log-settings.js';
 import { requestIdFrom } from './request-context.js';
 
 describe('logSettingsFrom', () => {
@@ -9,6 +9,37 @@ describe('logSettingsFrom', () => {
     expect(logSettingsFrom({ BERTH_LOG_PRETTY: 'true' }, false).pretty).toBe(true);
     expect(logSettingsFrom({ BERTH_LOG_LEVEL: ' Debug ' }, false).level).toBe('debug');
     expect(logSettingsFrom({ BERTH_LOG_LEVEL: 'silent' }, false).level).toBe('silent');
+  });
+
+  it('writes the format asked for, BERTH_LOG_FORMAT first, whatever stdout is', () => {
+    expect(logSettingsFrom({ BERTH_LOG_FORMAT: 'json' }, true).pretty).toBe(false);
+    expect(logSettingsFrom({ BERTH_LOG_FORMAT: ' Pretty ' }, false).pretty).toBe(true);
+    expect(logSettingsFrom({ BERTH_LOG_PRETTY: 'false' }, true).pretty).toBe(false);
+    expect(
+      logSettingsFrom({ BERTH_LOG_FORMAT: 'json', BERTH_LOG_PRETTY: 'true' }, true).pretty,
+    ).toBe(false);
+    expect(logSettingsFrom({ BERTH_LOG_FORMAT: '' }, true).pretty).toBe(true);
+    expect(() => logSettingsFrom({ BERTH_LOG_FORMAT: 'yaml' }, false)).toThrow(
+      'BERTH_LOG_FORMAT must be json or pretty; got "yaml"',
+    );
+    expect(() => logSettingsFrom({ BERTH_LOG_PRETTY: 'yes' }, false)).toThrow(
+      'BERTH_LOG_PRETTY must be true or false; got "yes"',
+    );
+  });
+
+  it("tells a supervised child the format asked for, else the one the supervisor's stdout calls for", () => {
+    expect(childLogEnvironment({}, true)).toEqual({ BERTH_LOG_FORMAT: 'pretty' });
+    expect(childLogEnvironment({}, false)).toEqual({ BERTH_LOG_FORMAT: 'json' });
+    expect(childLogEnvironment({}, undefined)).toEqual({ BERTH_LOG_FORMAT: 'json' });
+    expect(childLogEnvironment({ BERTH_LOG_FORMAT: 'json' }, true)).toEqual({
+      BERTH_LOG_FORMAT: 'json',
+    });
+    expect(childLogEnvironment({ BERTH_LOG_PRETTY: 'false' }, true)).toEqual({
+      BERTH_LOG_FORMAT: 'json',
+    });
+    expect(childLogEnvironment({ BERTH_LOG_PRETTY: 'true' }, false)).toEqual({
+      BERTH_LOG_FORMAT: 'pretty',
+    });
   });
 
   it('refuses a level it does not know, naming the ones it does', () => {

@@ -24,7 +24,12 @@ const REDACTED_PATHS = [
  * The process's logger: one JSON object a line (`time`, `level`, `service`, `msg`, and the
  * `request_id` of the request being served), or readable lines on a terminal.
  */
-export function createLogger(service: string, settings: LogSettings): Logger {
+export function createLogger(
+  service: string,
+  settings: LogSettings,
+  /** Where the lines go: stdout unless given (a test's stream). */
+  destination?: NodeJS.WritableStream,
+): Logger {
   const options = {
     level: settings.level,
     base: { service },
@@ -36,9 +41,16 @@ export function createLogger(service: string, settings: LogSettings): Logger {
     },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
-  if (!settings.pretty) return pino(options, pino.destination({ sync: true }));
+  // Redaction happens as a line is made, before either format writes it.
+  if (!settings.pretty) return pino(options, destination ?? pino.destination({ sync: true }));
   return pino(
     options,
-    pretty({ colorize: true, singleLine: true, ignore: 'pid,hostname,service', sync: true }),
+    pretty({
+      colorize: destination === undefined,
+      singleLine: true,
+      ignore: 'pid,hostname,service',
+      sync: true,
+      ...(destination ? { destination } : {}),
+    }),
   );
 }
