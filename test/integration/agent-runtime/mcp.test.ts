@@ -7,6 +7,9 @@ import { runtimeSuite } from '../../support/runtime-suite.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 const NO_MCP_APP = resolve('test/fixtures/compat-app/no-mcp.json');
+const SCHEMAS_APP = resolve('test/fixtures/schemas-app/langgraph.json');
+/** How large a tool's input schema may be in a model's tool list. */
+const SCHEMA_BUDGET_BYTES = 4096;
 
 // The runtime without MCP starts meanwhile the other does (its test comes last).
 let noMcp: Promise<{ database: TestDatabase; runtime: RuntimeProcess }> | undefined;
@@ -25,6 +28,19 @@ afterAll(async () => {
 
 type Message = { type: string; content: unknown };
 type MessagesState = { messages: Message[] };
+type Tool = Awaited<ReturnType<McpConnection['client']['listTools']>>['tools'][number];
+
+const schemaBytes = (tool: Tool): number => Buffer.byteLength(JSON.stringify(tool.inputSchema));
+
+/** What a tool's schema says a message in its `messages` argument is. */
+const messageShapeOf = (tool: Tool | undefined): unknown =>
+  (tool?.inputSchema.properties?.['messages'] as { items?: unknown } | undefined)?.items;
+
+const ROLE_AND_CONTENT = expect.objectContaining({
+  type: 'object',
+  properties: expect.objectContaining({ role: expect.any(Object), content: expect.any(Object) }),
+  required: ['content'],
+});
 
 describe('MCP at /mcp: each assistant a tool, through the official MCP SDK', () => {
   const suite = runtimeSuite('runtime_mcp');
@@ -53,13 +69,19 @@ describe('MCP at /mcp: each assistant a tool, through the official MCP SDK', () 
     expect(Object.keys(byName.get('agent')?.inputSchema.properties ?? {})).toEqual([
       'messages',
       'thread_id',
+      'resume',
     ]);
     expect(Object.keys(byName.get('subgraph')?.inputSchema.properties ?? {})).toEqual([
       'topic',
       'notes',
       'answer',
       'thread_id',
+      'resume',
     ]);
+    // Compact enough for a model's tool list: a message is a role and content, not LangChain's classes.
+    expect(tools.filter((tool) => schemaBytes(tool) >= SCHEMA_BUDGET_BYTES)).toEqual([]);
+    expect(messageShapeOf(byName.get('agent'))).toEqual(ROLE_AND_CONTENT);
+    expect(JSON.stringify(byName.get('agent')?.inputSchema)).not.toMatch(/BaseMessage/);
     expect(byName.get('Weather_desk')?.description).toBe('Answers about the weather.');
     expect(byName.get('agent')?.description).toMatch(/"agent"/);
   });
@@ -95,6 +117,48 @@ describe('MCP at /mcp: each assistant a tool, through the official MCP SDK', () 
     const second = await call('and in London?');
     expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
     expect(second.messages.at(-1)?.content).toMatch(/London/);
+  });
+
+  it('marks a run stopped at an interrupt as needing input, and resumes it when answered', async () => {
+    const client = await connect();
+    const asked = (await client.callTool({
+      name: 'interrupt',
+      arguments: { topic: 'otters' },
+    })) as CallToolResult;
+    expect(asked.isError).toBeFalsy();
+    const threadId = String(asked._meta?.['thread_id']);
+    expect(asked._meta).toMatchObject({
+      status: 'input_required',
+      resume: { tool: 'interrupt', arguments: { thread_id: threadId, resume: expect.any(String) } },
+    });
+    const question = {
+      question: 'Do you approve this draft?',
+      draft: expect.stringMatching(/otters/),
+    };
+    expect(asked.structuredContent).toMatchObject({
+      topic: 'otters',
+      __interrupt__: [{ id: expect.any(String), value: question }],
+    });
+    const [text] = asked.content;
+    expect(text?.type === 'text' && text.text).toMatch(
+      /waits for input.*Do you approve this draft/,
+    );
+    expect(text?.type === 'text' && text.text).toContain(`"thread_id":"${threadId}"`);
+
+    const answered = (await client.callTool({
+      name: 'interrupt',
+      arguments: { thread_id: threadId, resume: true },
+    })) as CallToolResult;
+    expect(answered.isError).toBeFalsy();
+    expect(answered._meta).toMatchObject({ thread_id: threadId, status: 'completed' });
+    expect(answered.structuredContent).toMatchObject({
+      approved: true,
+      published: expect.stringMatching(/^Published: .*otters/),
+    });
+    expect(answered.structuredContent).not.toHaveProperty('__interrupt__');
+    await expect(
+      client.callTool({ name: 'interrupt', arguments: { resume: true } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/thread_id/) });
   });
 
   it('answers an unknown tool and bad arguments with MCP errors, a failed run with an error result', async () => {
@@ -148,6 +212,33 @@ describe('MCP at /mcp: each assistant a tool, through the official MCP SDK', () 
       },
     });
     expect(ended.status).toBe(404);
+  });
+});
+
+describe("MCP tools of an app's other kinds of state", () => {
+  const suite = runtimeSuite('runtime_mcp_schemas', undefined, { graphConfig: SCHEMAS_APP });
+
+  it('keeps every input schema compact, its messages a role and content', async () => {
+    const connection = await connectMcp(suite.runtime.url, { 'x-api-key': suite.runtime.apiKey });
+    try {
+      const { tools } = await connection.client.listTools();
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      expect(tools.length).toBeGreaterThan(5);
+      expect(tools.filter((tool) => schemaBytes(tool) >= SCHEMA_BUDGET_BYTES)).toEqual([]);
+      // An Annotation state with messages, and a zod state whose messages are marked as such.
+      expect(messageShapeOf(byName.get('annotated'))).toEqual(ROLE_AND_CONTENT);
+      expect(messageShapeOf(byName.get('state_schema'))).toEqual(ROLE_AND_CONTENT);
+      expect(Object.keys(byName.get('annotated')?.inputSchema.properties ?? {})).toEqual([
+        'messages',
+        'ticket',
+        'stage',
+        'attempts',
+        'thread_id',
+        'resume',
+      ]);
+    } finally {
+      await connection.client.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { BERTH_VERSION } from '#libs/config';
-import type { JsonObject } from '#libs/event-store';
+import type { JsonObject, JsonValue } from '#libs/event-store';
 import type { AssistantTools } from './assistant-tools.service.js';
 import { callerOf } from './mcp-caller.js';
 import { argumentsProblem } from './tool-arguments.js';
@@ -51,16 +51,16 @@ export function createMcpServer({ tools, runs }: McpToolbox): McpServer {
     }
     const problem = argumentsProblem(inputSchema, args);
     if (problem) throw invalidParams(`Invalid arguments for tool ${name}: ${problem}`);
-    const { thread_id: threadId, ...input } = args;
+    const { thread_id: threadId, resume, ...input } = args;
     try {
       const run = await runs.run(
         who,
         tool,
-        input as JsonObject,
+        resume === undefined ? { input: input as JsonObject } : { resume: resume as JsonValue },
         typeof threadId === 'string' ? threadId : undefined,
         extra.signal,
       );
-      return runResult(run);
+      return runResult(run, name);
     } catch (error) {
       return failure(error);
     }

@@ -1,6 +1,6 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
-import { toolInputSchema, type ToolInputSchema } from './tool-input-schema.js';
+import { ownArgumentsSchema, type ToolInputSchema } from './tool-input-schema.js';
 
 const validator = new AjvJsonSchemaValidator();
 
@@ -14,15 +14,21 @@ function check(schema: ToolInputSchema, args: Record<string, unknown>): string |
 
 /**
  * What is wrong with a tool's arguments against its input schema, or undefined. A schema the
- * validator cannot read is left to the graph; `thread_id` is checked all the same.
+ * validator cannot read is left to the graph; `thread_id` is checked all the same. A call that
+ * resumes a run takes no input: it needs the run's thread.
  */
 export function argumentsProblem(
   schema: ToolInputSchema,
   args: Record<string, unknown>,
 ): string | undefined {
+  if (args.resume !== undefined) {
+    return args.thread_id === undefined
+      ? 'resume needs the thread_id of the run that stopped at an interrupt'
+      : check(ownArgumentsSchema(), args);
+  }
   try {
     return check(schema, args);
   } catch {
-    return check(toolInputSchema(null), args);
+    return check(ownArgumentsSchema(), args);
   }
 }

@@ -1,3 +1,5 @@
+import { compactInputSchema } from './compact-input-schema.js';
+
 type JsonSchema = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is JsonSchema =>
@@ -11,6 +13,16 @@ export const THREAD_ID_ARGUMENT = {
     'The thread to run on, to continue its state; without it the run starts a new thread.',
 } as const;
 
+/** The argument that answers the interrupt a run stopped at, in place of the graph's input. */
+export const RESUME_ARGUMENT = {
+  description:
+    'Your answer to the interrupt the run on thread_id stopped at: the run resumes with it ' +
+    '(any JSON value; the other arguments are then not used).',
+} as const;
+
+/** The arguments of every tool, whatever its graph. */
+const OWN_ARGUMENTS = { thread_id: THREAD_ID_ARGUMENT, resume: RESUME_ARGUMENT } as const;
+
 /** An MCP tool's `inputSchema`: always an object schema. */
 export type ToolInputSchema = JsonSchema & {
   type: 'object';
@@ -18,17 +30,21 @@ export type ToolInputSchema = JsonSchema & {
 };
 
 /**
- * A tool's arguments: the graph's input schema with `thread_id` added; any object when the
- * graph's input schema names no properties.
+ * A tool's arguments: the graph's input schema, its messages compacted, with `thread_id` and
+ * `resume` added; any object when the graph's input schema names no properties.
  */
 export function toolInputSchema(graphInput: JsonSchema | null): ToolInputSchema {
-  const properties = graphInput?.properties;
-  if (!graphInput || !isRecord(properties) || Object.keys(properties).length === 0) {
-    return { type: 'object', properties: { thread_id: THREAD_ID_ARGUMENT } };
-  }
+  if (!graphInput || !isRecord(graphInput.properties)) return ownArgumentsSchema();
+  if (Object.keys(graphInput.properties).length === 0) return ownArgumentsSchema();
+  const compacted = compactInputSchema(graphInput);
   return {
-    ...graphInput,
+    ...compacted,
     type: 'object',
-    properties: { ...(properties as Record<string, object>), thread_id: THREAD_ID_ARGUMENT },
+    properties: { ...(compacted.properties as Record<string, object>), ...OWN_ARGUMENTS },
   };
+}
+
+/** The schema of the arguments every tool takes, and of a call that resumes a run. */
+export function ownArgumentsSchema(): ToolInputSchema {
+  return { type: 'object', properties: { ...OWN_ARGUMENTS } };
 }
