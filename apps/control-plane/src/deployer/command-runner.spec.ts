@@ -117,6 +117,17 @@ describe('runCommand', () => {
     await death(Number(lines[0]));
   });
 
+  it('ends a command whose signal aborted before it started, saying why', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('the deployment is being deleted'));
+    const result = await runCommand('echo started', options({ signal: controller.signal }));
+
+    expect(result).toEqual({
+      ok: false,
+      reason: '`echo started` stopped: the deployment is being deleted',
+    });
+  });
+
   it('gives the command only the env it is given', async () => {
     expect(process.env.JEST_WORKER_ID).toBeDefined();
 

@@ -84,6 +84,8 @@ function runSpawned(
       );
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted before it started (a build cancelled between two commands): it ends at once.
+    if (options.signal?.aborted) onAbort();
     child.once('error', (error) => {
       stop(error.message);
     });

@@ -19,6 +19,10 @@ import { DeploymentWriter } from './deployment-writer.js';
 import { RevisionRollout } from './revision-rollout.js';
 import { RuntimeLauncher } from './runtime-launcher.js';
 import type { SourceBuilder } from './source-builder.js';
+import { TearDownRetries } from './tear-down-retries.js';
+import { HostDetails } from '../logs/host-details.js';
+import { RevisionLogWriter } from '../logs/revision-log-writer.js';
+import { PLATFORM_ROOT } from '../platform-paths.js';
 
 const LEADER_LOCK = 0x6265_7274; // 'bert'
 const RETRY_MS = 2_000;
@@ -58,6 +62,9 @@ export class DeploymentReconciler {
   private readonly queue = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly abort = new AbortController();
+  private readonly tearDownRetries = new TearDownRetries((deploymentId) => {
+    this.schedule(deploymentId);
+  });
   private leader: pg.PoolClient | undefined;
   private following: Promise<void> | undefined;
   private closed = false;
@@ -93,6 +100,7 @@ export class DeploymentReconciler {
   /** Before the HTTP server closes: rollouts end, and the runtimes this process runs stop. */
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
+    this.tearDownRetries.stopAll();
     this.abort.abort();
     await Promise.allSettled([...this.rollouts.values()]);
     await Promise.allSettled([...this.queue.values()]);
@@ -202,6 +210,44 @@ export class DeploymentReconciler {
     };
   }
 
+  /**
+   * Its builds in progress end at once; then everything of it here goes. A failed tear-down is
+   * said in the operator's log and the deployment's latest revision's, and tried again later.
+   */
+  private async tearDown(state: DeploymentState, now: string): Promise<readonly ListenerCommand[]> {
+    const deploymentId = state.deployment_id ?? '';
+    this.deps.builder.cancelBuilds(deploymentId, 'the deployment is being deleted');
+    await this.rollouts.get(deploymentId);
+    try {
+      const commands = await this.provisioner.tearDown(state, now);
+      this.tearDownRetries.succeeded(deploymentId);
+      return commands;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const line = this.tearDownRetries.failed(deploymentId, reason);
+      this.deps.onError(new Error(`Deployment ${deploymentId}: ${line}`));
+      await this.logOnLatestRevision(state, line);
+      return [];
+    }
+  }
+
+  /** A line in the deployment's latest revision's log, host paths hidden as in any other. */
+  private async logOnLatestRevision(state: DeploymentState, line: string): Promise<void> {
+    const revisionId = state.revisions.at(-1)?.revision_id;
+    if (!revisionId) return;
+    const { store, config, onError } = this.deps;
+    const log = new RevisionLogWriter(store, revisionId, {
+      secretValues: [],
+      hostDetails: new HostDetails(
+        this.deps.builder.tree.deploymentDir(state.deployment_id ?? ''),
+        [config.dataDir, PLATFORM_ROOT],
+      ),
+      onError,
+    });
+    log.write('deploy', line);
+    await log.flush();
+  }
+
   /** Takes one step; returns what it leads the listener to record. */
   private async take(
     step: DeploymentStep,
@@ -213,18 +259,12 @@ export class DeploymentReconciler {
       case 'rest':
         return [];
       case 'tear_down':
-        await this.rollouts.get(deploymentId);
-        return this.provisioner.tearDown(state, now);
+        return this.tearDown(state, now);
       case 'provision':
         return this.provisioner.provision(deploymentId, now);
-      case 'open_port': {
-        // A live revision whose build is kept is started again next: the port says so meanwhile.
-        const activeId = state.active_revision_id;
-        const restarts =
-          !!activeId && (await this.deps.builder.tree.isBuilt(deploymentId, activeId));
-        await this.runtimes.ensureProxy(deploymentId, step.port, this.deps.config.host, restarts);
+      case 'open_port':
+        await this.runtimes.ensureProxy(deploymentId, step.port, this.deps.config.host);
         return [];
-      }
       case 'skip_superseded':
         return step.commands;
       case 'restart_active':

@@ -15,6 +15,7 @@ import {
   sealForGroup,
   writePlatformFile,
 } from '../isolation/tenant-tree.js';
+import { BuildCancellations } from './build-cancellations.js';
 import type { CommandRegistry } from './command-registry.js';
 import { buildEnvironment } from './build-environment.js';
 import { runCommand, type CommandOptions } from './command-runner.js';
@@ -73,6 +74,7 @@ type BuildCommands = {
  */
 export class SourceBuilder {
   readonly tree: DeploymentTree;
+  private readonly cancellations = new BuildCancellations();
 
   constructor(
     private readonly root: string,
@@ -90,7 +92,15 @@ export class SourceBuilder {
     return this.commands.killLeftovers();
   }
 
-  /** Builds the revision; its commands are stopped when the deployment's tree outgrows its quota. */
+  /** Ends the deployment's builds in progress (it is being deleted); how many there were. */
+  cancelBuilds(deploymentId: string, reason: string): number {
+    return this.cancellations.cancel(deploymentId, reason);
+  }
+
+  /**
+   * Builds the revision; its commands are stopped when the deployment's tree outgrows its quota
+   * or its builds are cancelled.
+   */
   async build(
     workspace: RevisionWorkspace,
     source: BuildSource,
@@ -111,12 +121,13 @@ export class SourceBuilder {
     const stopWatching = this.quota.watch(workspace.dirs.deployment, (error) => {
       overQuota.abort(error);
     });
+    const cancellation = this.cancellations.begin(deploymentId);
     try {
       const built = await this.buildWithin(
         deploymentId,
         spec,
         logLine,
-        AbortSignal.any([signal, overQuota.signal]),
+        AbortSignal.any([signal, overQuota.signal, cancellation.signal]),
       );
       if (built.ok) {
         await this.quota.check(workspace.dirs.deployment);
@@ -129,6 +140,7 @@ export class SourceBuilder {
       await this.discard(workspace, logLine);
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     } finally {
+      cancellation.end();
       stopWatching();
     }
   }
