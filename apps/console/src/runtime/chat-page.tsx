@@ -7,7 +7,9 @@ import { runningNodes } from '../domain/graph-layout';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { shortJson } from '../domain/diff';
+import { checkAnswer, parsedAnswer, interruptIn } from '../domain/interrupt-answer';
 import { useRuntime } from './runtime-context';
+import { sendOnEnter } from './send-on-enter';
 
 interface ToolCall {
   readonly id?: string;
@@ -27,15 +29,6 @@ function toolCallsOf(message: BaseMessage): readonly ToolCall[] {
 function toolCallIdOf(message: BaseMessage): string | undefined {
   const id = (message as { tool_call_id?: unknown }).tool_call_id;
   return typeof id === 'string' ? id : undefined;
-}
-
-/** An answer as JSON when it is JSON (`true`, `{"approved": false}`), else as the text typed. */
-function parsedAnswer(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 /**
@@ -126,6 +119,7 @@ function EditAndFork({
         aria-label="Edited message"
         value={editing}
         onChange={(event) => setEditing(event.target.value)}
+        onKeyDown={sendOnEnter}
       />
       <button type="submit">Send as a new branch</button>
       <button type="button" onClick={() => setEditing(null)}>
@@ -166,6 +160,79 @@ function ChatMessage({
 }
 
 /**
+ * The open interrupt and a box to answer it. An empty answer goes only where the interrupt's
+ * `response_schema` (read from the thread's state) allows one.
+ */
+function InterruptAnswer({
+  interrupt,
+  threadId,
+  respond,
+}: {
+  readonly interrupt: { readonly id?: string; readonly value?: unknown };
+  readonly threadId: string | null;
+  readonly respond: (value: unknown) => void;
+}) {
+  const { client, key } = useRuntime();
+  const [answer, setAnswer] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const schema = useQuery({
+    queryKey: ['runtime', key, 'thread', threadId, 'interrupt', interrupt.id, 'schema'],
+    queryFn: async () => {
+      const found = interruptIn(
+        (await client.threads.getState(threadId ?? '')).tasks,
+        interrupt.id,
+      );
+      // The stream can tell of the interrupt a moment before the thread's state holds it.
+      if (found === undefined) throw new Error("The interrupt is not in the thread's state yet");
+      return found.response_schema ?? null;
+    },
+    retry: 10,
+    retryDelay: 500,
+    enabled: threadId !== null,
+  });
+  const emptyAllowed = checkAnswer('', schema.data).ok;
+  return (
+    <form
+      className="chat-interrupt"
+      aria-label="Interrupt"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const checked = checkAnswer(answer, schema.data);
+        if (!checked.ok) {
+          setProblem(checked.problem);
+          return;
+        }
+        setProblem(null);
+        respond(checked.value);
+        setAnswer('');
+      }}
+    >
+      <p>
+        The graph asks: <code>{shortJson(interrupt.value)}</code>
+      </p>
+      <input
+        aria-label="Answer (JSON, or text)"
+        aria-invalid={problem !== null}
+        aria-describedby={problem !== null ? 'chat-interrupt-problem' : undefined}
+        placeholder={emptyAllowed ? 'May be left empty' : undefined}
+        value={answer}
+        onChange={(event) => {
+          setAnswer(event.target.value);
+          setProblem(null);
+        }}
+      />
+      <button type="submit">Answer</button>
+      {problem !== null ? (
+        <p className="field-problem" id="chat-interrupt-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/**
  * A thread as a chat, on the official `@langchain/react` `useStream` over the runtime's thread
  * streams (through the control plane for a deployment): its messages, the assistant's tokens as
  * they stream, tool calls with their arguments and results, an open interrupt to answer, and a
@@ -183,9 +250,12 @@ export function ChatPage({
     queryKey: ['runtime', key, 'assistant', assistantId, 'graph'],
     queryFn: () => client.assistants.getGraph(assistantId),
   });
+  const assistant = useQuery({
+    queryKey: ['runtime', key, 'assistant', assistantId],
+    queryFn: () => client.assistants.get(assistantId),
+  });
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState('');
-  const [answer, setAnswer] = useState('');
   // The thread it opened on: the one it makes itself goes into the address (for a reload), not
   // back into useStream, which would start over on it and drop the run being sent.
   const [openedOn] = useState(threadId);
@@ -205,7 +275,12 @@ export function ChatPage({
   return (
     <section className="chat" aria-labelledby="chat-title">
       <div className="page-head">
-        <h2 id="chat-title">Chat</h2>
+        <h2 id="chat-title">{assistant.data ? `Chat with ${assistant.data.name}` : 'Chat'}</h2>
+        {assistant.data ? (
+          <span className="chat-graph" data-testid="chat-graph">
+            graph <code>{assistant.data.graph_id}</code>
+          </span>
+        ) : null}
         <span className="badge" data-testid="chat-status">
           {stream.isLoading ? 'running' : 'idle'}
         </span>
@@ -224,46 +299,38 @@ export function ChatPage({
         </QueryView>
       </div>
       {interrupt ? (
-        <form
-          className="chat-interrupt"
-          aria-label="Interrupt"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void stream.respond(parsedAnswer(answer));
-            setAnswer('');
-          }}
-        >
-          <p>
-            The graph asks: <code>{shortJson(interrupt.value)}</code>
-          </p>
-          <input
-            aria-label="Answer (JSON, or text)"
-            value={answer}
-            onChange={(event) => setAnswer(event.target.value)}
-          />
-          <button type="submit">Answer</button>
-        </form>
+        <InterruptAnswer
+          key={interrupt.id ?? 'interrupt'}
+          interrupt={interrupt}
+          threadId={stream.threadId}
+          respond={(value) => void stream.respond(value)}
+        />
       ) : null}
       {error ? <p role="alert">{error}</p> : null}
       <form
         className="chat-compose"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!draft.trim()) return;
+          if (!draft.trim() || stream.isLoading) return;
           void stream.submit(inputOf(draft));
           setDraft('');
         }}
       >
         <textarea
           aria-label="Message"
+          aria-describedby="chat-compose-keys"
           placeholder="A message, or the graph's input as a JSON object"
           value={draft}
           rows={2}
           onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={sendOnEnter}
         />
         <button type="submit" disabled={stream.isLoading}>
           Send
         </button>
+        <p className="hint" id="chat-compose-keys">
+          Enter sends; Shift+Enter starts a new line.
+        </p>
       </form>
     </section>
   );
