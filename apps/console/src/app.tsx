@@ -1,4 +1,4 @@
-import { Link, Route, Router, Switch } from 'wouter';
+import { Link, Route, Router, Switch, useRoute } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { DeploymentPage } from './pages/deployment-page';
 import { DeploymentsPage } from './pages/deployments-page';
@@ -9,6 +9,7 @@ import { useSessionState } from './session';
 
 function Shell() {
   const { session } = useSessionState();
+  const [byUrl] = useRoute('/runtime/*?');
   if (!session) return <SignInPage />;
   return (
     <>
@@ -17,8 +18,12 @@ function Shell() {
           Berth
         </Link>
         <nav aria-label="Main">
-          <Link href="/">Deployments</Link>
-          <Link href="/runtime">Open a runtime by URL</Link>
+          <Link href="/" aria-current={byUrl ? undefined : 'page'}>
+            Deployments
+          </Link>
+          <Link href="/runtime" aria-current={byUrl ? 'page' : undefined}>
+            Open a runtime by URL
+          </Link>
         </nav>
         <button type="button" onClick={session.signOut}>
           Sign out

@@ -8,8 +8,11 @@ import { RuntimeProvider } from './runtime-context';
 import { ThreadPage } from './thread-page';
 import { ThreadsView } from './threads-view';
 
+/** The tab of the page shown: a chat is with an assistant, so it is under Assistants. */
 function Tabs() {
-  const [assistants] = useRoute('/assistants/*?');
+  const [assistantPage] = useRoute('/assistants/*?');
+  const [chat] = useRoute('/chat/*?');
+  const assistants = assistantPage || chat;
   return (
     <nav className="tabs" aria-label="Runtime">
       <Link href="/assistants" aria-current={assistants ? 'page' : undefined}>
