@@ -8,6 +8,7 @@ import { Empty, QueryView } from '../components/states';
 import { useSession } from '../session';
 import { shortId } from '../domain/short-id';
 import { Pager } from '../components/pager';
+import { WrappingUrl } from '../components/wrapping-url';
 
 const PAGE_SIZE = 20;
 type Query = NonNullable<components['schemas']['ListDeploymentsQueryDto']>;
@@ -99,22 +100,26 @@ export function DeploymentsPage() {
                     const kind = deployment.source_config.deployment_type;
                     return (
                       <tr key={deployment.id}>
-                        <th scope="row">
+                        <th scope="row" data-label="Name">
                           <Link href={`/deployments/${deployment.id}`}>{deployment.name}</Link>
                         </th>
-                        <td>{typeof kind === 'string' ? kind : deployment.source}</td>
-                        <td>
+                        <td data-label="Type">
+                          {typeof kind === 'string' ? kind : deployment.source}
+                        </td>
+                        <td data-label="Status">
                           <StatusBadge status={deployment.status} />
                         </td>
-                        <td>
+                        <td data-label="Active revision">
                           <code>
                             {deployment.active_revision_id
                               ? shortId(deployment.active_revision_id)
                               : '—'}
                           </code>
                         </td>
-                        <td>{typeof url === 'string' ? <code>{url}</code> : '—'}</td>
-                        <td>
+                        <td data-label="URL">
+                          {typeof url === 'string' ? <WrappingUrl url={url} /> : '—'}
+                        </td>
+                        <td data-label="Updated">
                           <time dateTime={deployment.updated_at}>
                             {new Date(deployment.updated_at).toLocaleString()}
                           </time>
