@@ -51,6 +51,8 @@ export interface RevisionTakeover {
 }
 
 export type FollowedLog =
+  /** First, once the control plane answers: the revision whose lines come first (if it says). */
+  | { readonly kind: 'following'; readonly revision_id: string | null }
   | { readonly kind: 'log'; readonly line: LogLine }
   | ({ readonly kind: 'revision' } & RevisionTakeover);
 
@@ -187,9 +189,9 @@ export class DeployClient {
   }
 
   /**
-   * The log lines kept so far, then new ones as they are written, until `signal` aborts: a
-   * revision's, or the deployment's (no revision named), where a new revision's lines come after
-   * it is announced.
+   * The log lines kept so far, then new ones as they are written, until `signal` aborts or the
+   * connection ends: a revision's, or the deployment's (no revision named), where a new
+   * revision's lines come after it is announced. Nothing at all when there is no revision yet.
    */
   async *followLogs(
     id: string,
@@ -209,6 +211,7 @@ export class DeployClient {
       return;
     }
     if (!response.body) return;
+    yield { kind: 'following', revision_id: response.headers.get('x-revision-id') };
     for await (const event of readSse(response.body)) {
       if (event.event === 'log') yield { kind: 'log', line: JSON.parse(event.data) as LogLine };
       if (event.event === 'revision') {

@@ -290,7 +290,7 @@ describe('berth deploy, end to end against a control plane', () => {
         follower.kill('SIGINT');
       }
       const [code] = (await once(follower, 'exit')) as [number | null];
-      expect(code).toBe(0);
+      expect(code).toBe(130);
     },
     DEPLOY_TIMEOUT_MS,
   );

@@ -3,8 +3,9 @@ import { readLogLine } from '#libs/logging';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
-import type { LogLine } from '#libs/control-plane-client';
+import { ApiError, type LogLine } from '#libs/control-plane-client';
 import { findDeployment } from './deployment-ref.js';
+import { followLogsAcrossOutages } from './log-follower.js';
 import { defaultDeploymentName } from './project-name.js';
 
 export const LOGS_HELP = `Usage: berth deploy logs [<ID|NAME>] [--type build|deploy] [--revision RID] [--follow] [--json]
@@ -14,9 +15,12 @@ active). Without an id or name: the deployment named after the current directory
 
   --type build|deploy   only the build log, or only the deploy (runtime) log
   --revision RID        the logs of this revision instead
-  --follow, -f          keep printing new lines as they come (Ctrl-C stops); without
-                        --revision, a new revision's lines follow when it replaces the
-                        one before (a redeploy, a change, a push), which is said
+  --follow, -f          keep printing new lines as they come (Ctrl-C stops, exit 130);
+                        without --revision, a new revision's lines follow when it replaces
+                        the one before (a redeploy, a change, a push), which is said. When
+                        the platform stops answering it says so on stderr and reconnects
+                        (after 1 s, doubling up to 30 s), printing no line twice; it ends
+                        (exit 1) only when the deployment is gone
   --json                one JSON object per line: {id, timestamp, type, message}, and
                         {event: "revision", revision_id, replaces} when one replaces another`;
 
@@ -66,15 +70,34 @@ export async function showLogs(args: readonly string[], env: CliEnvironment): Pr
   process.once('SIGINT', () => {
     stop.abort();
   });
-  try {
-    for await (const item of client.followLogs(deployment.id, values.revision, type, stop.signal)) {
-      if (item.kind === 'log') print(item.line);
-      else if (values.json) {
-        const { revision_id, replaces } = item;
-        console.log(JSON.stringify({ event: 'revision', revision_id, replaces }));
-      } else console.log(`--- revision ${item.revision_id} replaces ${item.replaces} ---`);
-    }
-  } catch (error) {
-    if (!stop.signal.aborted) throw error;
+  const end = await followLogsAcrossOutages({
+    client,
+    deploymentId: deployment.id,
+    revisionId: values.revision,
+    type,
+    signal: stop.signal,
+    output: {
+      line: print,
+      takeover: (revision_id, replaces) => {
+        console.log(
+          values.json
+            ? JSON.stringify({ event: 'revision', revision_id, replaces })
+            : `--- revision ${revision_id} replaces ${replaces} ---`,
+        );
+      },
+      notice: (text) => {
+        console.error(`berth: ${text}`);
+      },
+    },
+  }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404)
+      throw new Error(`${deployment.name} is gone (${error.message}); stopped following its logs`);
+    throw error;
+  });
+  if (end === 'no-revision') {
+    if (!values.json) console.log(`Deployment ${deployment.name} has no revision yet.`);
+    return;
   }
+  console.error(`berth: stopped following the logs of ${deployment.name}`);
+  process.exitCode = 130;
 }

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import {
+  restartControlPlane,
+  startControlPlane,
+  type ControlPlaneProcess,
+} from '../../support/control-plane-process.js';
+import {
+  createSourceDeployment,
+  packExample,
+  patchSource,
+  waitForRevision,
+} from '../../support/deployment-flow.js';
+
+jest.setTimeout(300_000);
+
+const CLI = resolve('dist/apps/cli/src/main.js');
+
+interface Follower {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+interface Record {
+  readonly id: string;
+  readonly type: string;
+  readonly message: string;
+}
+
+/** `berth deploy logs <id> --follow --json` as a real process. */
+function follow(cp: ControlPlaneProcess, deploymentId: string): Follower {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('BERTH_') && name !== 'DATABASE_URL') env[name] = value;
+  }
+  const child = spawn(
+    process.execPath,
+    [CLI, 'deploy', 'logs', deploymentId, '--follow', '--json'],
+    {
+      env: { ...env, BERTH_HOST_URL: cp.url, BERTH_API_KEY: cp.apiKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+function recordsOf(stdout: string): Record[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record);
+}
+
+/** Resolves once `met` holds, looking every 100 ms; fails saying what was seen after `ms`. */
+async function until(ms: number, what: string, follower: Follower, met: () => boolean) {
+  const deadline = Date.now() + ms;
+  while (!met()) {
+    if (Date.now() > deadline || follower.child.exitCode !== null) {
+      throw new Error(`no ${what}; stdout:\n${follower.stdout()}\nstderr:\n${follower.stderr()}`);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+describe('berth deploy logs --follow while the platform stops and starts again', () => {
+  let cp: ControlPlaneProcess;
+  let deploymentId = '';
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+    const deployment = await createSourceDeployment(cp, 'followed-through-restart');
+    deploymentId = deployment.id;
+    const revision =
+      (await patchSource(cp, deploymentId, await packExample())).latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deploymentId, revision, 180_000)).status).toBe('DEPLOYED');
+  }, 240_000);
+
+  afterAll(async () => {
+    await cp.dispose();
+  }, 120_000);
+
+  it('says the platform stopped answering, reconnects, and prints the lines after the restart once', async () => {
+    const follower = follow(cp, deploymentId);
+    try {
+      const serving = (): Record[] =>
+        recordsOf(follower.stdout()).filter((record) => record.message.startsWith('Serving at'));
+      await until(30_000, 'line saying the runtime serves', follower, () => serving().length > 0);
+      const before = recordsOf(follower.stdout());
+
+      await cp.stop();
+      await until(30_000, 'word of the outage', follower, () =>
+        follower.stderr().includes('berth: the platform stopped answering ('),
+      );
+      cp = await restartControlPlane(cp);
+      await until(60_000, 'word of the reconnection', follower, () =>
+        follower.stderr().includes('berth: reconnected to the platform; following the logs again'),
+      );
+      await until(60_000, 'line of the restarted revision', follower, () =>
+        recordsOf(follower.stdout()).some((record) =>
+          record.message.includes('Starting the active revision again'),
+        ),
+      );
+
+      const after = recordsOf(follower.stdout());
+      // What was printed before the outage is not printed again, nor any line twice.
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(new Set(after.map((record) => record.id)).size).toBe(after.length);
+      const restarted = after.filter((record) =>
+        record.message.includes('Starting the active revision again'),
+      );
+      expect(restarted).toHaveLength(1);
+      // Each notice is one line: the outage (then maybe more tries), the reconnection.
+      const notices = follower.stderr().trim().split('\n');
+      expect(notices[0]).toMatch(
+        /^berth: the platform stopped answering \(.+\); reconnecting in 1 s…$/,
+      );
+      for (const notice of notices.slice(1, -1)) {
+        expect(notice).toMatch(
+          /^berth: still no answer from the platform \(.+\); reconnecting in \d+ s…$/,
+        );
+      }
+      expect(notices.at(-1)).toBe('berth: reconnected to the platform; following the logs again');
+    } finally {
+      follower.child.kill('SIGINT');
+    }
+    expect(await follower.exited).toBe(130);
+    expect(follower.stderr().trim().split('\n').at(-1)).toBe(
+      'berth: stopped following the logs of followed-through-restart',
+    );
+  });
+});
