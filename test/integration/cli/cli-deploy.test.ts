@@ -7,8 +7,15 @@ import {
   startControlPlane,
   type ControlPlaneProcess,
 } from '../../support/control-plane-process.js';
-import { EXAMPLE_APP_DIR, type Deployment } from '../../support/deployment-flow.js';
+import { addGraph } from '../../support/app-fixture.js';
+import {
+  createSourceDeployment,
+  EXAMPLE_APP_DIR,
+  type Deployment,
+  type Revision,
+} from '../../support/deployment-flow.js';
 import { freePort } from '../../support/free-port.js';
+import { createTestDatabase } from '../../support/test-database.js';
 
 const CLI = resolve('dist/apps/cli/src/main.js');
 
@@ -296,23 +303,103 @@ describe('berth deploy, end to end against a control plane', () => {
   );
 
   it(
-    'fails with the tail of the logs when the graph configuration names a missing file',
+    'refuses a langgraph.json that does not parse or names a missing file before uploading, saying what berth dev says',
     async () => {
-      const broken = join(work, 'broken-graph');
-      await cp(app, broken, { recursive: true });
-      await writeFile(
-        join(broken, 'langgraph.json'),
-        JSON.stringify({ graphs: { agent: './src/missing.ts:graph' }, dependencies: ['.'] }),
+      const before = (await controlPlane.api<Deployment>('GET', `/v2/deployments/${deploymentId}`))
+        .body;
+      const database = await createTestDatabase('cli-deploy-dev');
+      try {
+        for (const [name, config] of [
+          ['bad-json', '{ "graphs": { "agent": "./src/agent.ts:graph" '],
+          ['missing-file', JSON.stringify({ graphs: { agent: './src/missing.ts:graph' } })],
+        ] as const) {
+          const broken = join(work, name);
+          await cp(app, broken, { recursive: true });
+          const configFile = join(broken, 'langgraph.json');
+          await writeFile(configFile, config);
+
+          const dev = await berth(['dev', broken, '--port', String(await freePort())], {
+            cwd: work,
+            env: { DATABASE_URL: database.url, BERTH_API_KEY: 'cli-deploy-dev-key' },
+          });
+          expect(dev.code).toBe(1);
+          const devLine = `${dev.stdout}\n${dev.stderr}`
+            .split('\n')
+            .find((line) => line.includes(`${configFile}: `));
+          const devSaid = devLine?.slice(devLine.indexOf(configFile));
+          expect(devSaid).toMatch(
+            name === 'bad-json' ? /: invalid JSON: / : /: graph "agent": file .* does not exist$/,
+          );
+
+          const deploy = await berth(['deploy', '--name', before.name], { cwd: broken, env });
+          expect(deploy.code).toBe(1);
+          expect(deploy.stdout).toBe('');
+          expect(deploy.stderr).toBe(`berth: ${devSaid ?? ''}\n`);
+        }
+      } finally {
+        await database.drop();
+      }
+      // Nothing reached the control plane: no revision, no deployment by those names.
+      const after = (await controlPlane.api<Deployment>('GET', `/v2/deployments/${deploymentId}`))
+        .body;
+      expect(after.latest_revision_id).toBe(before.latest_revision_id);
+      const { body } = await controlPlane.api<{ resources: Deployment[] }>(
+        'GET',
+        '/v2/deployments',
       );
-      const result = await berth(['deploy'], { cwd: broken, env });
+      expect(body.resources.map((deployment) => deployment.name)).not.toEqual(
+        expect.arrayContaining(['bad-json']),
+      );
+      expect(body.resources.map((deployment) => deployment.name)).not.toEqual(
+        expect.arrayContaining(['missing-file']),
+      );
+    },
+    DEPLOY_TIMEOUT_MS,
+  );
+
+  it(
+    'reports DEPLOY_FAILED naming the graph that throws at import and why; the live revision still answers',
+    async () => {
+      const before = (await controlPlane.api<Deployment>('GET', `/v2/deployments/${deploymentId}`))
+        .body;
+      const throwing = join(work, 'throws-at-import');
+      await cp(app, throwing, { recursive: true });
+      await addGraph(
+        throwing,
+        'throws',
+        "throw new Error('THROWN_AT_IMPORT: the weather service needs a token');\n",
+      );
+
+      const result = await berth(['deploy', '--name', before.name], { cwd: throwing, env });
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('Deploy failed (DEPLOY_FAILED)');
-      expect(result.stderr).toMatch(/Last \d+ log lines of revision/);
-      expect(result.stderr).toContain('[deploy]');
-      expect(result.stderr).toContain('missing.ts');
-      const lastLine = result.stderr.trim().split('\n').at(-1);
-      expect(lastLine).toMatch(/^berth: revision \S+: Deploy failed \(DEPLOY_FAILED\)/);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      const lastLine = result.stderr.trim().split('\n').at(-1);
+      expect(lastLine).toMatch(
+        /^berth: revision \S+: Deploy failed \(DEPLOY_FAILED\): A graph failed to load: graph "throws": .*THROWN_AT_IMPORT: the weather service needs a token/,
+      );
+
+      const after = (await controlPlane.api<Deployment>('GET', `/v2/deployments/${deploymentId}`))
+        .body;
+      expect(after.active_revision_id).toBe(before.active_revision_id);
+      const revision = await controlPlane.api<Revision>(
+        'GET',
+        `/v2/deployments/${deploymentId}/revisions/${after.latest_revision_id ?? ''}`,
+      );
+      expect(revision.body.status).toBe('DEPLOY_FAILED');
+      expect(revision.body.status_message).toMatch(
+        /^A graph failed to load: graph "throws": .*THROWN_AT_IMPORT/,
+      );
+      // The revision before it still serves its graphs.
+      const run = await fetch(`${url}/runs/wait`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': controlPlane.apiKey },
+        body: JSON.stringify({
+          assistant_id: 'agent',
+          input: { messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
+        }),
+      });
+      expect(run.status).toBe(200);
     },
     DEPLOY_TIMEOUT_MS,
   );
@@ -322,7 +409,11 @@ describe('berth deploy, end to end against a control plane', () => {
     async () => {
       const broken = join(work, 'broken-install');
       await mkdir(broken);
-      await writeFile(join(broken, 'langgraph.json'), JSON.stringify({ graphs: {} }));
+      await writeFile(
+        join(broken, 'langgraph.json'),
+        JSON.stringify({ graphs: { agent: './graph.ts:graph' } }),
+      );
+      await writeFile(join(broken, 'graph.ts'), 'export const graph = undefined;\n');
       await writeFile(
         join(broken, 'package.json'),
         JSON.stringify({
@@ -436,6 +527,8 @@ describe('berth deploy, end to end against a control plane', () => {
   it(
     'deletes deployments: with --force, and without asking when stdin is not a terminal',
     async () => {
+      // One that is not named stays.
+      await createSourceDeployment(controlPlane, 'bystander');
       const forced = await berth(['deploy', 'delete', deploymentId, '--force'], {
         cwd: work,
         env,
@@ -452,7 +545,7 @@ describe('berth deploy, end to end against a control plane', () => {
       const names = listed.map((deployment) => deployment.name);
       expect(names).not.toContain('weather-agent');
       expect(names).not.toContain('broken-install');
-      expect(names).toContain('broken-graph');
+      expect(names).toContain('bystander');
       const gone = await berth(['deploy', 'logs', deploymentId], { cwd: work, env });
       expectOneLineError(gone, /no deployment with id/);
     },

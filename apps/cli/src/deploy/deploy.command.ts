@@ -8,7 +8,8 @@ import { listRevisions } from './revisions.command.js';
 export const DEPLOY_HELP = `Usage: berth deploy [dir] [options]
        berth deploy <list | revisions | logs | delete> [options]
 
-Deploys the application in dir (default: the current directory) to the control plane: finds
+Deploys the application in dir (default: the current directory) to the control plane: checks
+its graph configuration first as berth dev reads it (refused there, nothing is sent); finds
 the deployment by name, or creates it; packs the directory (honouring .gitignore and
 .dockerignore, never node_modules, .git or .env), uploads it and makes a new revision with the
 secrets from dir/.env; then follows the revision until it is DEPLOYED (prints the URL) or has
