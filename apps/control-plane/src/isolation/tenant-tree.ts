@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import {
   chmod,
@@ -7,6 +8,7 @@ import {
   mkdir,
   open,
   readdir,
+  rename,
   rm,
   rmdir,
   unlink,
@@ -35,8 +37,8 @@ export { errorCode } from './error-code.js';
 export const PLATFORM: OsIdentity = { uid: 0, gid: 0 };
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-const FILE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+const NEW_FILE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
  * Makes `path` a real directory owned by `owner` (or left to the process's own user when
@@ -83,19 +85,25 @@ async function setOwnerAndMode(
   }
 }
 
-/** Writes a file of the platform's where no symbolic link is followed (its directory is root's). */
+/**
+ * Writes a file of the platform's where no symbolic link is followed (its directory is root's):
+ * made new beside it, then renamed over it, so that the path always names a whole file (a jail
+ * being set up meanwhile binds the old one or the new one, never none).
+ */
 export async function writePlatformFile(path: string, content: string): Promise<void> {
-  await unlink(path).catch((error: unknown) => {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  });
-  const handle = await open(path, FILE_FLAGS, 0o644);
+  const staged = `${path}.${randomUUID()}`;
+  const handle = await open(staged, NEW_FILE_FLAGS, 0o644);
   try {
     await handle.writeFile(content);
     const found = await handle.stat();
     if (!found.isFile() || found.nlink !== 1) throw new Error(`${path} is not a file of its own`);
+  } catch (error) {
+    await unlink(staged).catch(() => undefined);
+    throw error;
   } finally {
     await handle.close();
   }
+  await rename(staged, path);
 }
 
 /**
