@@ -24,6 +24,7 @@ export const FASTIFY_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/a2a/:assistantId/.well-known/agent-card.json' },
   { method: 'GET', path: '/.well-known/agent-card.json' },
   { method: 'GET', path: '/.well-known/agent-card.json?assistant_id=:assistantId' },
+  { method: 'GET', path: '/a2a/.well-known/agent-card.json' },
 ];
 
 /** Nest's routes that speak thread streaming v2 rather than plain JSON. */

@@ -5,6 +5,9 @@ import { Client, type ThreadStream } from '@langchain/langgraph-sdk';
 import { WebSocket } from 'ws';
 import { readSse, type SseEvent } from '../../support/sse.js';
 import { apiRequest, runtimeSuite } from '../../support/runtime-suite.js';
+import { queryRows } from '../../support/database-query.js';
+import { startRuntime } from '../../support/runtime-process.js';
+import { createTestDatabase } from '../../support/test-database.js';
 
 /** A protocol event as the wire carries it. */
 interface ProtocolEvent {
@@ -544,4 +547,63 @@ describe('thread streaming v2 (commands, SSE event streams, WebSockets)', () => 
     const plain = await request()('GET', `/threads/${threadId}/stream/events`);
     expect(plain.status).toBe(426);
   });
+
+  it("opens any thread's socket with a browser ticket until it expires, on its own deployment only", async () => {
+    const issue = await request()('POST', '/stream/tickets');
+    expect(issue.status).toBe(200);
+    const { ticket, expires_at: expiresAt } = (await issue.json()) as {
+      ticket: string;
+      expires_at: string;
+    };
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now() + 5 * 60_000);
+    const offered = [`berth.ticket.${ticket}`];
+    const socketUrl = (base: string, threadId: string): string =>
+      `${base.replace('http', 'ws')}/threads/${threadId}/stream/events`;
+    // Reused, on one thread and another: each socket answers its commands.
+    const [first, second] = [randomUUID(), randomUUID()];
+    for (const threadId of [first, second, first]) {
+      const { socket } = await openSocket(socketUrl(suite.runtime.url, threadId), offered);
+      expect(socket.protocol).toBe(offered[0]);
+      const answered = new Promise<unknown>((resolve) => {
+        socket.once('message', (data: Buffer) => {
+          resolve(JSON.parse(data.toString()));
+        });
+      });
+      socket.send(
+        JSON.stringify({
+          id: 1,
+          method: 'subscription.subscribe',
+          params: { channels: ['values'] },
+        }),
+      );
+      expect(await answered).toMatchObject({ type: 'success', id: 1 });
+      socket.close();
+    }
+
+    // Another deployment (its own database, the same key) knows neither kind of ticket.
+    const database = await createTestDatabase('thread_streaming_v2_other');
+    const other = await startRuntime({ databaseUrl: database.url, apiKey: suite.runtime.apiKey });
+    try {
+      expect(await refusal(socketUrl(other.url, first), offered)).toBe(401);
+      const threadTicket = (await (
+        await request()('POST', `/threads/${first}/stream/tickets`)
+      ).json()) as { ticket: string };
+      expect(
+        await refusal(socketUrl(other.url, first), [`berth.ticket.${threadTicket.ticket}`]),
+      ).toBe(401);
+    } finally {
+      await other.stop();
+      await database.drop();
+    }
+
+    // Expired, it opens nothing; without the key none is issued.
+    await queryRows(
+      suite.database.url,
+      `update socket_tickets set expires_at = now() - interval '1 second' where reusable`,
+    );
+    expect(await refusal(socketUrl(suite.runtime.url, first), offered)).toBe(401);
+    const anonymous = await fetch(`${suite.runtime.url}/stream/tickets`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    expect(suite.runtime.output()).not.toContain(ticket);
+  }, 120_000);
 });

@@ -87,6 +87,10 @@ suite('useStream in a browser', () => {
     site = await serveDir(join(workDir, 'page'));
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('websocket', (socket) => {
+      sockets.push(socket.url());
+      socket.on('socketerror', (error) => socketErrors.push(error));
+    });
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.origin !== site.url) requests.push(`${request.method()} ${url.pathname}`);
@@ -101,15 +105,20 @@ suite('useStream in a browser', () => {
 
   const runtime = runtimeSuite('use_stream_browser');
 
-  /** The page for `assistant` on the runtime, with its key: the SSE transport sends it. */
-  const pageUrl = (assistant: string): string => {
+  /** The page for `assistant` on the runtime, with its key (and how to stream: `transport`, ...). */
+  const pageUrl = (assistant: string, more: Record<string, string> = {}): string => {
     const query = new URLSearchParams({
       api: runtime.runtime.url,
       key: runtime.runtime.apiKey,
       assistant,
+      ...more,
     });
     return `${site.url}/?${query.toString()}`;
   };
+
+  /** The WebSockets the page opens to the runtime, by URL, and why any failed. */
+  const sockets: string[] = [];
+  const socketErrors: string[] = [];
 
   const threadOf = (shown: Page): string => new URL(shown.url()).searchParams.get('thread') ?? '';
 
@@ -135,6 +144,43 @@ suite('useStream in a browser', () => {
     expect(asked.filter((request) => request.includes('/runs'))).toEqual([]);
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('streams a run to its end over a WebSocket, opened with a browser ticket the key bought', async () => {
+    requests.length = 0;
+    sockets.length = 0;
+    await page.goto(pageUrl('agent', { transport: 'websocket' }));
+    await page.getByRole('button', { name: 'Send' }).click();
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages.locator('li[data-type="ai"]', { hasText: ANSWER }).waitFor();
+    await page.locator('[data-testid="status"][data-loading="false"]').waitFor();
+    await screenshot(page, ARTIFACTS, 'websocket-reply');
+    const threadId = threadOf(page);
+    expect(threadId).not.toBe('');
+    const state = await runtime.client.threads.getState<{ messages: { content: unknown }[] }>(
+      threadId,
+    );
+    expect(state.values.messages.at(-1)?.content).toBe(ANSWER);
+    // The commands and events went over the thread's socket; HTTP only bought the ticket.
+    const wsBase = runtime.runtime.url.replace('http', 'ws');
+    expect(sockets).toEqual([`${wsBase}/threads/${threadId}/stream/events`]);
+    const asked = requests.filter((request) => !request.startsWith('OPTIONS '));
+    expect(asked).toEqual(['POST /stream/tickets']);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('gets no WebSocket with a ticket that is none, and says so', async () => {
+    const threadsBefore = await runtime.client.threads.search({ limit: 1000 });
+    await page.goto(pageUrl('agent', { transport: 'websocket', ticket: 'not-a-ticket' }));
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('alert').waitFor();
+    await screenshot(page, ARTIFACTS, 'websocket-refused');
+    expect(await page.getByRole('alert').textContent()).toMatch(/WebSocket/);
+    // Chromium's words for the upgrade's 401.
+    expect(socketErrors.join('\n')).toMatch(/HTTP Authentication failed/);
+    expect(await runtime.client.threads.search({ limit: 1000 })).toHaveLength(threadsBefore.length);
+    pageErrors.length = 0;
   });
 
   it('rejoins a run still going after the page is reloaded, and sees it finish', async () => {

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SocketTickets } from './socket-tickets.js';
+import { SocketTickets, type IssuedTicket } from './socket-tickets.js';
 import { notFound } from '#libs/domain';
 import { StreamsEvents, sendSse, type SseRecord } from '#libs/http';
 import { AuthEvent } from '../auth/auth-event.decorator.js';
@@ -56,9 +56,20 @@ export class ProtocolController {
   ticket(
     @Param('threadId', IdPipe) threadId: string,
     @Req() request: FastifyRequest,
-  ): Promise<{ ticket: string; expires_at: string }> {
+  ): Promise<IssuedTicket> {
     requireThreadId(threadId);
     return this.tickets.issue(threadId, request.berthAuth ?? { kind: 'platform' });
+  }
+
+  /**
+   * A ticket that opens the WebSocket of any thread its holder may read, for a browser's
+   * `useStream` (see docs/runtime.md). Issued to whoever authenticated; each socket and command
+   * is then authorized as for them.
+   */
+  @Post('stream/tickets')
+  @HttpCode(200)
+  browserTicket(@Req() request: FastifyRequest): Promise<IssuedTicket> {
+    return this.tickets.issueForBrowser(request.berthAuth ?? { kind: 'platform' });
   }
 
   @StreamsEvents()
