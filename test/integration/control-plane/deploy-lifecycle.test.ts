@@ -213,12 +213,8 @@ describe('deploying an uploaded source with the local listener', () => {
     const broken = await exampleAppWithEnvGraph();
     try {
       const { writeFile } = await import('node:fs/promises');
+      // One graph of five that fails to load is enough: the revision is not deployed.
       await writeFile(`${broken.dir}/src/env.ts`, "throw new Error('this graph fails to load');\n");
-      // Only a runtime whose every graph fails refuses to start; with one left it serves that one.
-      await writeFile(
-        `${broken.dir}/langgraph.json`,
-        JSON.stringify({ graphs: { env: './src/env.ts:graph' } }),
-      );
       const patched = await patchSource(
         cp,
         deployment.id,
@@ -227,6 +223,10 @@ describe('deploying an uploaded source with the local listener', () => {
       const revisionId = patched.latest_revision_id ?? '';
       const revision = await waitForRevision(cp, deployment.id, revisionId);
       expect(revision.status).toBe('DEPLOY_FAILED');
+      // The message names the graph and why, on one line.
+      expect(revision.status_message).toMatch(
+        /^A graph failed to load: graph "env": [^\n]*this graph fails to load$/,
+      );
       expect((await revisionLogs(cp, deployment.id, revisionId, 'deploy')).join('\n')).toMatch(
         /this graph fails to load/,
       );
