@@ -283,5 +283,56 @@ describeWhereSealable(
         await client.end();
       }
     });
+
+    it('says in its log why a deployment could not be deleted yet, and deletes it once it can', async () => {
+      const repo = await repository(join(work, 'holder'), { 'langgraph.json': LANGGRAPH_JSON });
+      const deployment = await deployFrom('holder', repo, OTHER_TENANT_KEY, {
+        build_command: 'mkdir -p "$HOME/kept" && touch "$HOME/kept/file"',
+      });
+      const revisionId = deployment.latest_revision_id ?? '';
+      await waitForRevision(cp, deployment.id, revisionId, 120_000, OTHER_TENANT_KEY);
+      const tree = join(cp.dataDir, 'builds', 'deployments', deployment.id);
+      // What not even root may remove until the attribute goes: the tear-down fails meanwhile.
+      const held = join(tree, 'home', 'kept', 'file');
+      execFileSync('chattr', ['+i', held]);
+      try {
+        const deleted = await cp.api(
+          'DELETE',
+          `/v2/deployments/${deployment.id}`,
+          undefined,
+          OTHER_TENANT_KEY,
+        );
+        expect(deleted.status).toBe(204);
+        const deadline = Date.now() + 60_000;
+        let failure: string | undefined;
+        while (!failure && Date.now() < deadline) {
+          const { body } = await cp.api<{ resources: { message: string }[] }>(
+            'GET',
+            `/v2/deployments/${deployment.id}/revisions/${revisionId}/logs?type=deploy`,
+            undefined,
+            OTHER_TENANT_KEY,
+          );
+          failure = body.resources
+            .map((line) => line.message)
+            .find((line) => line.startsWith('Deleting the deployment failed'));
+          if (!failure) await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(failure).toMatch(
+          /^Deleting the deployment failed \(attempt \d+\): home still holds what could not be removed \(kept\): EPERM; trying again in \d+ s$/,
+        );
+        const state = await cp.api<Deployment & { status: string }>(
+          'GET',
+          `/v2/deployments/${deployment.id}`,
+          undefined,
+          OTHER_TENANT_KEY,
+        );
+        expect(state.body.status).toBe('AWAITING_DELETE');
+      } finally {
+        execFileSync('chattr', ['-i', held]);
+      }
+      expect(await waitUntilDeleted(deployment.id, OTHER_TENANT_KEY)).toBe(404);
+      await expect(lstat(tree)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await claimsOf(registry, deployment.id)).toEqual([]);
+    });
   },
 );

@@ -135,10 +135,16 @@ export async function removeTenantTree(path: string, owner: OsIdentity | undefin
   }
   if (await removedEmpty(path)) return;
   // What its user could not remove (made so by another user, or it could not run): the platform.
-  if (CAN_WORK_BY_DESCRIPTOR) await emptyWithoutFollowing(path);
+  const failed = CAN_WORK_BY_DESCRIPTOR
+    ? await emptyWithoutFollowing(path).then(
+        () => undefined,
+        (error: unknown) => errorCode(error) ?? String(error),
+      )
+    : undefined;
   if (await removedEmpty(path)) return;
   const left = (await readdir(path).catch(() => [])).slice(0, 5).join(', ');
-  throw new Error(`${path} still holds what could not be removed (${left})`);
+  const why = failed ? `: ${failed}` : '';
+  throw new Error(`${path} still holds what could not be removed (${left})${why}`);
 }
 
 /** Removes a directory if it is empty; false when it is not. */
