@@ -5,6 +5,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { queryRows } from '../../support/database-query.js';
 import { connectMcp } from '../../support/mcp-client.js';
+import { openSocket, refusedUpgrade, threadSocketUrl } from '../../support/protocol-socket.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const AUTH_APP = resolve('test/fixtures/compat-app/auth-app.json');
@@ -78,6 +79,22 @@ describe("the application's own authentication (auth.path), through the official
     expect(await alice.threads.get(thread.thread_id)).toMatchObject({
       thread_id: thread.thread_id,
     });
+  });
+
+  it("opens WebSockets with a user's browser ticket as that user: their threads, not another's", async () => {
+    const alices = await as('alice').threads.create();
+    const bobs = await as('bob').threads.create();
+    const issue = (authorization: string): Promise<Response> =>
+      fetch(`${suite.runtime.url}/stream/tickets`, { method: 'POST', headers: { authorization } });
+    expect((await issue('Bearer nobody')).status).toBe(401);
+    const issued = await issue('Bearer user-bob');
+    expect(issued.status).toBe(200);
+    const offered = [`berth.ticket.${((await issued.json()) as { ticket: string }).ticket}`];
+    const socket = await openSocket(threadSocketUrl(suite.runtime.url, bobs.thread_id), offered);
+    socket.close();
+    expect(
+      await refusedUpgrade(threadSocketUrl(suite.runtime.url, alices.thread_id), offered),
+    ).toEqual({ status: 404, body: { detail: expect.any(String) } });
   });
 
   it('writes what the handler adds to the metadata of a run', async () => {
