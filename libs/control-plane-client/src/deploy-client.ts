@@ -1,3 +1,4 @@
+import { SilenceWatch } from './silence-watch.js';
 import { readSse } from './sse.js';
 
 /** A deployment's secret as the API takes it (its value is never answered back). */
@@ -96,6 +97,8 @@ export interface ClientOptions {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+/** How long a followed stream may stay silent, its heartbeats included, before it is given up. */
+const FOLLOW_SILENCE_MS = 30_000;
 
 type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -189,8 +192,8 @@ export class DeployClient {
   }
 
   /**
-   * The log lines kept so far, then new ones as they are written, until `signal` aborts or the
-   * connection ends: a revision's, or the deployment's (no revision named), where a new
+   * The log lines kept so far, then new ones as they are written, until `signal` aborts, the
+   * connection ends, or nothing (not even a heartbeat) came for 30 s: a revision's, or the deployment's (no revision named), where a new
    * revision's lines come after it is announced. Nothing at all when there is no revision yet.
    */
   async *followLogs(
@@ -200,23 +203,29 @@ export class DeployClient {
     signal?: AbortSignal,
   ): AsyncGenerator<FollowedLog> {
     const url = this.urlOf(this.logsPath(id, revisionId), { type, follow: true });
-    const response = await this.fetch(url, {
-      headers: { 'x-api-key': this.options.apiKey, accept: 'text/event-stream' },
-      signal,
-    });
-    await this.check(response);
-    if (!response.headers.get('content-type')?.includes('text/event-stream')) {
-      // No revision yet: the control plane answers with an empty page instead of a stream.
-      await response.body?.cancel();
-      return;
-    }
-    if (!response.body) return;
-    yield { kind: 'following', revision_id: response.headers.get('x-revision-id') };
-    for await (const event of readSse(response.body)) {
-      if (event.event === 'log') yield { kind: 'log', line: JSON.parse(event.data) as LogLine };
-      if (event.event === 'revision') {
-        yield { kind: 'revision', ...(JSON.parse(event.data) as RevisionTakeover) };
+    // The control plane sends a heartbeat every 10 s: a longer silence is a platform gone quiet.
+    const silence = new SilenceWatch(FOLLOW_SILENCE_MS);
+    try {
+      const response = await this.fetch(url, {
+        headers: { 'x-api-key': this.options.apiKey, accept: 'text/event-stream' },
+        signal: signal ? AbortSignal.any([signal, silence.signal]) : silence.signal,
+      });
+      await this.check(response);
+      if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+        // No revision yet: the control plane answers with an empty page instead of a stream.
+        await response.body?.cancel();
+        return;
       }
+      if (!response.body) return;
+      yield { kind: 'following', revision_id: response.headers.get('x-revision-id') };
+      for await (const event of readSse(response.body.pipeThrough(silence.listener()))) {
+        if (event.event === 'log') yield { kind: 'log', line: JSON.parse(event.data) as LogLine };
+        if (event.event === 'revision') {
+          yield { kind: 'revision', ...(JSON.parse(event.data) as RevisionTakeover) };
+        }
+      }
+    } finally {
+      silence.stop();
     }
   }
 

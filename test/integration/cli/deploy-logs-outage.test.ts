@@ -137,4 +137,29 @@ describe('berth deploy logs --follow while the platform stops and starts again',
       'berth: stopped following the logs of followed-through-restart',
     );
   });
+
+  it('notices a platform that stops answering without closing the connection, and reconnects once it answers', async () => {
+    const follower = follow(cp, deploymentId);
+    const pid = cp.child.pid ?? 0;
+    try {
+      await until(30_000, 'first lines', follower, () => recordsOf(follower.stdout()).length > 0);
+      const before = recordsOf(follower.stdout());
+      // Frozen, not stopped: the connection stays open and nothing comes, not even a heartbeat.
+      process.kill(pid, 'SIGSTOP');
+      await until(60_000, 'word of the silence', follower, () =>
+        follower.stderr().includes('berth: the platform stopped answering (no answer in 30 s)'),
+      );
+      process.kill(pid, 'SIGCONT');
+      await until(90_000, 'word of the reconnection', follower, () =>
+        follower.stderr().includes('berth: reconnected to the platform; following the logs again'),
+      );
+      const after = recordsOf(follower.stdout());
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(new Set(after.map((record) => record.id)).size).toBe(after.length);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      follower.child.kill('SIGINT');
+    }
+    expect(await follower.exited).toBe(130);
+  });
 });
