@@ -83,7 +83,7 @@ export class RevisionRollout {
     log.write('deploy', 'Starting the active revision again');
     let process: RuntimeProcess | undefined;
     try {
-      process = await this.deps.launcher.launch(workspace);
+      process = await this.deps.launcher.launch(workspace, 'restart');
       await process.ready(READY_TIMEOUT_MS);
       this.deps.launcher.serve(workspace, process);
     } catch (error) {
@@ -134,7 +134,7 @@ export class RevisionRollout {
     const deployEnded = timeDeploy();
     let process: RuntimeProcess | undefined;
     try {
-      process = await this.deps.launcher.launch(workspace);
+      process = await this.deps.launcher.launch(workspace, 'rollout');
       await process.ready(READY_TIMEOUT_MS);
     } catch (error) {
       deployEnded('failure');

@@ -28,11 +28,19 @@ export class RuntimeLauncher {
   constructor(private readonly deps: LauncherDeps) {}
 
   /** A spare runtime, given the revision's application, database, port, keys and secrets. */
-  async launch(workspace: RevisionWorkspace): Promise<RuntimeProcess> {
+  /**
+   * Starts the revision's runtime. A rollout asks for every graph to load (a revision some of whose
+   * graphs fail is not deployed); the live revision started again after a restart serves what
+   * loads, as it did before.
+   */
+  async launch(
+    workspace: RevisionWorkspace,
+    purpose: 'rollout' | 'restart',
+  ): Promise<RuntimeProcess> {
     const { tree, quota, sandbox, runtimes } = this.deps;
     const { deploymentId, revision, identity, tenant, log } = workspace;
     const port = await ephemeralPort('127.0.0.1');
-    const env = await this.environmentOf(workspace, port);
+    const env = await this.environmentOf(workspace, port, purpose);
     log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
     this.deps.onInfo(
       `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on 127.0.0.1:${port}`,
@@ -83,6 +91,7 @@ export class RuntimeLauncher {
   private async environmentOf(
     workspace: RevisionWorkspace,
     port: number,
+    purpose: 'rollout' | 'restart',
   ): Promise<Record<string, string>> {
     const { config, tree, tenants, tracing, sandbox } = this.deps;
     const { deployment, revision, deploymentId } = workspace;
@@ -101,7 +110,7 @@ export class RuntimeLauncher {
       BERTH_RUNTIME_PORT: String(port),
       BERTH_HOST: '127.0.0.1',
       // A revision some of whose graphs fail to load is not deployed: the runtime says which.
-      BERTH_REQUIRE_EVERY_GRAPH: 'true',
+      BERTH_REQUIRE_EVERY_GRAPH: String(purpose === 'rollout'),
       BERTH_API_KEY_SHA256: tenants.keyDigestsOf(workspace.deployment.tenant_id ?? '').join(','),
       BERTH_TRACING_ENDPOINT: `http://127.0.0.1:${config.port}/v1/tracing-projects/${projectId}/runs`,
       BERTH_TRACING_TOKEN: tracing.tokenOf(projectId),
