@@ -21,6 +21,7 @@ export const FASTIFY_ROUTES: readonly Route[] = [
   { method: 'DELETE', path: MCP_PATH, speaks: 'json-rpc', headers: MCP_HEADERS },
   // A2A (`a2a-routes.ts`): each assistant an agent, and its card.
   { method: 'POST', path: '/a2a/:assistantId', speaks: 'json-rpc' },
+  { method: 'POST', path: '/a2a/:assistantId/', speaks: 'json-rpc' },
   { method: 'GET', path: '/a2a/:assistantId/.well-known/agent-card.json' },
   { method: 'GET', path: '/.well-known/agent-card.json' },
   { method: 'GET', path: '/.well-known/agent-card.json?assistant_id=:assistantId' },

@@ -276,6 +276,10 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
     await expect(factory.createFromUrl(`${suite.runtime.url}/a2a/echo`)).rejects.toThrow(
       `${suite.runtime.url}/a2a/.well-known/agent-card.json: 404`,
     );
+    // A client that posts to the URL it was given, slash and all, reaches the agent too.
+    expect(
+      await rpc('echo/', 'message/send', { message: userMessage('posted to the slash') }),
+    ).toMatchObject({ result: { status: { state: 'completed' } } });
     const unnamed = await keyedFetch(suite)(`${suite.runtime.url}/a2a/.well-known/agent-card.json`);
     expect(unnamed.status).toBe(404);
     const { detail } = (await unnamed.json()) as { detail: string };
@@ -334,7 +338,8 @@ describe('A2A: each assistant an agent, a task a run, its context a thread', () 
       ['user', 'before the restart'],
       ['agent', 'echo: before the restart'],
     ]);
-  });
+    // A restart stops a process and starts another: more than Jest's 30 s on a loaded machine.
+  }, 90_000);
 });
 
 describe('A2A turned off by http.disable_a2a', () => {

@@ -187,7 +187,10 @@ export function registerA2aRoutes(
     `/a2a/:assistantId${CARD_PATH}`,
     (request, reply) => serveCard(agents, request, reply, request.params.assistantId),
   );
-  fastify.post<{ Params: { assistantId: string } }>('/a2a/:assistantId', (request, reply) =>
-    answerJsonRpc(agents, request, reply),
-  );
+  // With the trailing slash too: the URL to give the SDK, which some clients post to as it is.
+  for (const path of ['/a2a/:assistantId', '/a2a/:assistantId/']) {
+    fastify.post<{ Params: { assistantId: string } }>(path, (request, reply) =>
+      answerJsonRpc(agents, request, reply),
+    );
+  }
 }
