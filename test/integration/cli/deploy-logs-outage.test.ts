@@ -13,6 +13,7 @@ import {
   patchSource,
   waitForRevision,
 } from '../../support/deployment-flow.js';
+import { startSwitchableProxy } from '../../support/switchable-proxy.js';
 
 jest.setTimeout(300_000);
 
@@ -31,8 +32,8 @@ interface Record {
   readonly message: string;
 }
 
-/** `berth deploy logs <id> --follow --json` as a real process. */
-function follow(cp: ControlPlaneProcess, deploymentId: string): Follower {
+/** `berth deploy logs <id> --follow --json` as a real process, reaching the control plane at `url`. */
+function follow(cp: ControlPlaneProcess, deploymentId: string, url = cp.url): Follower {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('BERTH_') && name !== 'DATABASE_URL') env[name] = value;
@@ -41,7 +42,7 @@ function follow(cp: ControlPlaneProcess, deploymentId: string): Follower {
     process.execPath,
     [CLI, 'deploy', 'logs', deploymentId, '--follow', '--json'],
     {
-      env: { ...env, BERTH_HOST_URL: cp.url, BERTH_API_KEY: cp.apiKey },
+      env: { ...env, BERTH_HOST_URL: url, BERTH_API_KEY: cp.apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -161,5 +162,31 @@ describe('berth deploy logs --follow while the platform stops and starts again',
       follower.child.kill('SIGINT');
     }
     expect(await follower.exited).toBe(130);
+  });
+
+  it('ends, saying so, with exit code 1 when it finds the deployment gone on reconnecting', async () => {
+    const proxy = await startSwitchableProxy(cp.port);
+    const follower = follow(cp, deploymentId, proxy.url);
+    try {
+      await until(30_000, 'first lines', follower, () => recordsOf(follower.stdout()).length > 0);
+      await proxy.stop();
+      await until(30_000, 'word of the outage', follower, () =>
+        follower.stderr().includes('berth: the platform stopped answering ('),
+      );
+      expect((await cp.api('DELETE', `/v2/deployments/${deploymentId}`)).status).toBe(204);
+      const deadline = Date.now() + 60_000;
+      while ((await cp.api('GET', `/v2/deployments/${deploymentId}`)).status !== 404) {
+        if (Date.now() > deadline) throw new Error('the deployment was never deleted');
+        await new Promise((done) => setTimeout(done, 200));
+      }
+      await proxy.start();
+      expect(await follower.exited).toBe(1);
+      expect(follower.stderr().trim().split('\n').at(-1)).toMatch(
+        /^berth: followed-through-restart is gone \(404 .+\); stopped following its logs$/,
+      );
+    } finally {
+      follower.child.kill('SIGINT');
+      await proxy.close();
+    }
   });
 });
