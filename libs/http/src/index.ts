@@ -11,3 +11,4 @@ export * from './openapi/responses.js';
 export * from './openapi/schema-builders.js';
 export * from './optional-integer.js';
 export * from './http-drain.js';
+export * from './database-busy.js';

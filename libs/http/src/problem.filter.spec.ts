@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, type ArgumentsHost } from '@nestjs/common';
-import { ProblemFilter } from './problem.filter.js';
+import { DATABASE_BUSY, ProblemFilter } from './problem.filter.js';
 import { ValidationFailedError } from './validation-failed.error.js';
 
 interface Sent {
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 function hostCapturing(sent: Sent): ArgumentsHost {
@@ -15,7 +16,8 @@ function hostCapturing(sent: Sent): ArgumentsHost {
       sent.status = code;
       return reply;
     },
-    header() {
+    header(name: string, value: string) {
+      if (name !== 'content-type') sent.headers = { ...sent.headers, [name]: value };
       return reply;
     },
     send(body: unknown) {
@@ -76,5 +78,29 @@ describe('ProblemFilter', () => {
       status: 500,
       body: { detail: 'Internal server error' },
     });
+  });
+
+  it('answers a database out of connections 503 with Retry-After, naming no role', () => {
+    const tooMany = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+    const forRole = Object.assign(
+      new Error('too many connections for role "berth_deployment_0123"'),
+      { code: '53300' },
+    );
+    const configured = Object.assign(new Error('configuration limit exceeded'), { code: '53400' });
+    const wrapped = { message: 'query failed', driverError: forRole };
+    for (const error of [
+      tooMany,
+      forRole,
+      configured,
+      wrapped,
+      new Error('x', { cause: forRole }),
+    ]) {
+      expect(answer(error)).toEqual({
+        status: 503,
+        body: { detail: DATABASE_BUSY },
+        headers: { 'retry-after': '5' },
+      });
+    }
+    expect(DATABASE_BUSY).not.toContain('berth_deployment');
   });
 });

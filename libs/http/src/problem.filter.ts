@@ -11,6 +11,7 @@ import {
   databaseAvailability,
   DatabaseUnavailableError,
 } from '#libs/database';
+import { isDatabaseBusy } from './database-busy.js';
 import { ValidationFailedError } from './validation-failed.error.js';
 
 /** A domain error with a stable code, as the apps' domain errors are. */
@@ -66,8 +67,8 @@ export class ProblemFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const [status, detail] = this.describe(error);
     if (reply.sent) return;
-    if (status === 503 && detail === DATABASE_UNAVAILABLE) {
-      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    for (const [name, value] of Object.entries(problemHeaders(detail))) {
+      void reply.header(name, value);
     }
     void reply.status(status).header('content-type', 'application/json').send({ detail });
   }
@@ -88,6 +89,8 @@ export function describeProblem(
   logError: (message: string) => void,
 ): [number, unknown] {
   if (error instanceof ValidationFailedError) return [422, error.issues];
+  // Checked first: a database out of connections answers, and is no outage.
+  if (isDatabaseBusy(error)) return [503, DATABASE_BUSY];
   // An unreachable database is said once per outage (libs/database), not once per request.
   if (error instanceof DatabaseUnavailableError || databaseAvailability.noticeFailure(error)) {
     return [503, DATABASE_UNAVAILABLE];
@@ -101,6 +104,21 @@ export function describeProblem(
 
 /** The `detail` of a 503 while the database cannot be reached (with `Retry-After`). */
 export const DATABASE_UNAVAILABLE = new DatabaseUnavailableError().message;
+
+/**
+ * The `detail` of a 503 while the database refuses connections for want of room (its
+ * `max_connections`, or the role's connection limit): says nothing of which role or database.
+ */
+export const DATABASE_BUSY =
+  'The database has no free connection for this service right now (too many connections): ' +
+  'retry in a few seconds';
+
+/** The headers that go with a problem's answer: `Retry-After` when retrying in a moment helps. */
+export function problemHeaders(detail: unknown): Record<string, string> {
+  return detail === DATABASE_UNAVAILABLE || detail === DATABASE_BUSY
+    ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }
+    : {};
+}
 
 function messageOf(error: HttpException): unknown {
   const response = error.getResponse();

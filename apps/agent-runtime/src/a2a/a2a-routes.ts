@@ -8,7 +8,7 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { Extensions } from '@a2a-js/sdk';
-import { describeProblem } from '#libs/http';
+import { describeProblem, problemHeaders } from '#libs/http';
 import { A2aCaller } from './a2a-caller.js';
 import type { A2aAgents, EndpointOf } from './a2a-agents.js';
 import { legacyAgentCardOf } from './agent-card.js';
@@ -35,7 +35,7 @@ async function sendProblem(reply: FastifyReply, error: unknown): Promise<void> {
   const [status, detail] = describeProblem(error, (message) => {
     reply.log.error(message);
   });
-  await reply.status(status).send({ detail });
+  await reply.status(status).headers(problemHeaders(detail)).send({ detail });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { describeProblem } from '#libs/http';
+import { describeProblem, problemHeaders } from '#libs/http';
 import { authInfoOf, ownerOf } from './mcp-caller.js';
 import { McpSessions, type McpSession } from './mcp-sessions.js';
 
@@ -66,7 +66,7 @@ export function serveMcp(app: NestFastifyApplication): void {
       const [status, detail] = describeProblem(error, (message) => {
         request.log.error(message);
       });
-      void reply.status(status).send({ detail });
+      void reply.status(status).headers(problemHeaders(detail)).send({ detail });
     },
   });
 }

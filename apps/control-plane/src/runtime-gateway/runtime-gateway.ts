@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { describeProblem, STATUS_OF_CODE } from '#libs/http';
+import { describeProblem, problemHeaders, STATUS_OF_CODE } from '#libs/http';
 import { endToEnd, forwardToRuntime } from '../deployer/runtime-forwarding.js';
 import { serveUpgrades } from '../deployer/upgrade-requests.js';
 import type { RuntimeAddress } from '../deployments/runtime-address.js';
@@ -102,5 +102,9 @@ function answerProblem(error: FastifyError, request: FastifyRequest, reply: Fast
     request.log.error(message);
   });
   if (reply.sent) return;
-  void reply.status(status).header('content-type', 'application/json').send({ detail });
+  void reply
+    .status(status)
+    .headers(problemHeaders(detail))
+    .header('content-type', 'application/json')
+    .send({ detail });
 }
