@@ -14,8 +14,13 @@ export function parseCommandArgs<T extends ParseArgsConfig>(help: string, config
   } catch (error) {
     const mistake = describeParseError(error);
     if (mistake === undefined) throw error;
-    throw new UsageError(`${mistake}\n${usageLine(help)}`);
+    throw usageError(mistake, help);
   }
+}
+
+/** A mistake in a command's arguments, said in a few words, then the command's usage line. */
+export function usageError(mistake: string, help: string): UsageError {
+  return new UsageError(`${mistake}\n${usageLine(help)}`);
 }
 
 /** The first line of a command's help: `Usage: berth ...`. */

@@ -20,7 +20,7 @@ describe('the berth command line, before any command runs', () => {
     }
   });
 
-  it("answers an unknown option with the command's own usage line, and exit code 2", () => {
+  it("answers an unknown option, or arguments it does not take, with the command's own usage line, and exit code 2", () => {
     const cases: [string[], string, string][] = [
       [['--nope'], 'unknown option --nope', 'Usage: berth <command> [options]'],
       [['deploy', '--nope'], 'unknown option --nope', 'Usage: berth deploy [dir] [options]'],
@@ -39,6 +39,9 @@ describe('the berth command line, before any command runs', () => {
       ],
       [['deploy', 'delete', '--yes'], 'unknown option --yes', 'Usage: berth deploy delete'],
       [['build-image', '--json=1'], 'unknown option --json', 'Usage: berth build-image'],
+      [['deploy', 'logs', 'a', 'b'], 'unexpected argument b', 'Usage: berth deploy logs'],
+      [['deploy', 'list', 'x'], 'unexpected argument x', 'Usage: berth deploy list'],
+      [['deploy', 'delete'], 'name the deployment to delete', 'Usage: berth deploy delete'],
     ];
     for (const [args, said, usage] of cases) {
       const result = berth(...args);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 import { BERTH_VERSION } from '#libs/config';
 import { detectInstall } from '#libs/install-commands';
 import type { CliEnvironment } from '../cli.config.js';
@@ -82,7 +82,8 @@ export async function buildImage(args: readonly string[], _env: CliEnvironment):
     console.log(BUILD_IMAGE_HELP);
     return;
   }
-  if (positionals.length > 1) throw new UsageError(`one directory at most. ${BUILD_IMAGE_HELP}`);
+  if (positionals.length > 1)
+    throw usageError(`unexpected argument ${positionals.slice(1).join(' ')}`, BUILD_IMAGE_HELP);
   const dir = resolve(positionals[0] ?? '.');
   const configPath = insideDir(dir, values.config ?? 'langgraph.json', '--config');
   const config = await readGraphConfig(join(dir, configPath));

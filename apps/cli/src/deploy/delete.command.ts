@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
-import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
 import { ApiError, type DeployClient } from '#libs/control-plane-client';
 import { findDeployment } from './deployment-ref.js';
@@ -40,8 +39,8 @@ export async function deleteDeployment(
     return;
   }
   const [ref, ...rest] = positionals;
-  if (ref === undefined || rest.length > 0)
-    throw new UsageError('usage: berth deploy delete <ID|NAME> [--force]');
+  if (ref === undefined) throw usageError('name the deployment to delete', DELETE_HELP);
+  if (rest.length > 0) throw usageError(`unexpected argument ${rest.join(' ')}`, DELETE_HELP);
   const { client } = await connect(env, process.cwd());
   const deployment = await findDeployment(client, ref);
   if (!values.force && env.stdinIsTty) {

@@ -1,6 +1,5 @@
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
-import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
 import type { Deployment } from '#libs/control-plane-client';
 import { formatTable } from './table.js';
@@ -41,7 +40,7 @@ export async function listDeployments(args: readonly string[], env: CliEnvironme
     return;
   }
   if (positionals.length > 0)
-    throw new UsageError(`deploy list takes no arguments, got ${positionals.join(' ')}`);
+    throw usageError(`unexpected argument ${positionals.join(' ')}`, LIST_HELP);
   const { client } = await connect(env, process.cwd());
   const deployments = await client.allDeployments({ name_contains: values['name-contains'] });
   if (values.json) {

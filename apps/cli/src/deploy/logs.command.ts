@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 import { readLogLine } from '#libs/logging';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
@@ -48,7 +48,7 @@ export async function showLogs(args: readonly string[], env: CliEnvironment): Pr
     return;
   }
   if (positionals.length > 1)
-    throw new UsageError('usage: berth deploy logs [<ID|NAME>] [--type build|deploy] [--follow]');
+    throw usageError(`unexpected argument ${positionals[1] ?? ''}`, LOGS_HELP);
   const type = values.type;
   if (type !== undefined && type !== 'build' && type !== 'deploy')
     throw new UsageError(`--type must be build or deploy, got "${type}"`);

@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs, usageError } from '../command-args.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';
@@ -43,8 +43,8 @@ export async function listRevisions(args: readonly string[], env: CliEnvironment
     return;
   }
   const [ref, ...rest] = positionals;
-  if (ref === undefined || rest.length > 0)
-    throw new UsageError('usage: berth deploy revisions <ID|NAME>');
+  if (ref === undefined) throw usageError('name the deployment', REVISIONS_HELP);
+  if (rest.length > 0) throw usageError(`unexpected argument ${rest.join(' ')}`, REVISIONS_HELP);
   const limit = Number(values.limit ?? '20');
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     throw new UsageError(
