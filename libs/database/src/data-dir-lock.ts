@@ -50,7 +50,8 @@ function heldLock(file: string, ownerDied: boolean): DataDirLock {
   };
 }
 
-async function isLiveNodeProcess(pid: number): Promise<boolean> {
+/** Whether `pid` is a running Node.js process (a pid reused by another program is not). */
+export async function isLiveNodeProcess(pid: number): Promise<boolean> {
   try {
     process.kill(pid, 0);
   } catch (error) {

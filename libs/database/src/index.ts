@@ -32,4 +32,4 @@ export {
   type DatabaseProbe,
   type DatabaseState,
 } from './database-availability.js';
-export { DataDirInUseError } from './data-dir-lock.js';
+export { DataDirInUseError, isLiveNodeProcess } from './data-dir-lock.js';

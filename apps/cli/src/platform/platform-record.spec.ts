@@ -49,7 +49,7 @@ describe('the record a running platform leaves for the CLI', () => {
     await recordPlatform(dir, platform(102, '2026-11-28T11:00:00Z'));
     await recordPlatform(dir, platform(103, '2026-11-28T10:00:00Z'));
     const alive = new Set([101, 102]);
-    const found = await runningPlatforms(dir, (pid) => alive.has(pid));
+    const found = await runningPlatforms(dir, (pid) => Promise.resolve(alive.has(pid)));
     expect(found.map((record) => record.pid)).toEqual([102, 101]);
     expect((await readdir(dir)).sort()).toEqual(['platform-101.json', 'platform-102.json']);
   });
@@ -60,7 +60,7 @@ describe('the record a running platform leaves for the CLI', () => {
     await writeFile(join(dir, 'platform-102.json'), '{not json');
     await writeFile(join(dir, 'platform-103.json'), JSON.stringify(platform(104, 'x')));
     await writeFile(join(dir, 'notes.txt'), 'mine');
-    const found = await runningPlatforms(dir, () => true);
+    const found = await runningPlatforms(dir, () => Promise.resolve(true));
     expect(found.map((record) => record.pid)).toEqual([101]);
     expect((await readdir(dir)).sort()).toEqual(['notes.txt', 'platform-101.json']);
   });

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isLiveNodeProcess } from '#libs/database';
 
 /** What a running `berth up` leaves where the CLI looks, for `berth dev` and `berth deploy`. */
 export interface PlatformRecord {
@@ -39,7 +40,7 @@ export async function recordPlatform(
  */
 export async function runningPlatforms(
   dir: string,
-  isAlive: (pid: number) => boolean = processRuns,
+  isAlive: (pid: number) => Promise<boolean> = isLiveNodeProcess,
 ): Promise<PlatformRecord[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const records: PlatformRecord[] = [];
@@ -48,7 +49,7 @@ export async function runningPlatforms(
     if (!Number.isInteger(pid) || pid <= 0) continue;
     const file = join(dir, name);
     const record = parseRecord(await readFile(file, 'utf8').catch(() => ''));
-    if (!record || record.pid !== pid || !isAlive(pid)) {
+    if (!record || record.pid !== pid || !(await isAlive(pid))) {
       await rm(file, { force: true });
       continue;
     }
@@ -95,14 +96,5 @@ function parseRecord(text: string): PlatformRecord | undefined {
     return value as PlatformRecord;
   } catch {
     return undefined;
-  }
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
