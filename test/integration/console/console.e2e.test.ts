@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@langchain/langgraph-sdk';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   OTHER_TENANT_KEY,
   TEST_TENANT_ID,
@@ -16,6 +17,8 @@ import {
   type Deployment,
 } from '../../support/deployment-flow.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../../support/switchable-proxy.js';
+import { currentLinks, lineCount, tableLayoutProblems } from '../../support/layout-checks.js';
+import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const CHROMIUM = chromiumPath();
 const SECRET_VALUE = 'sk-console-e2e-9f8e7d6c5b4a';
@@ -44,6 +47,10 @@ suite('web console in a browser', () => {
   let firstRevision: string;
   let streamedRun: { thread: string; run: string };
   const pageErrors: string[] = [];
+  // A runtime of its own for a graph whose interrupts say what their answers must be.
+  const reviewRuntime = runtimeSuite('console-review', undefined, {
+    graphConfig: resolve('test/fixtures/console-app/langgraph.json'),
+  });
 
   const runtimeUrl = (): string => `${cp.url}/v2/deployments/${deployment.id}/runtime`;
   const sdk = (key = cp.apiKey): Client => new Client({ apiUrl: runtimeUrl(), apiKey: key });
@@ -258,12 +265,52 @@ suite('web console in a browser', () => {
     expect((await client.assistants.get(created.assistant_id)).version).toBe(1);
   });
 
+  it('highlights the tab of the page shown; a chat names its assistant and graph', async () => {
+    const assistants = await sdk().assistants.search({ graphId: 'agent', limit: 100 });
+    const named = assistants.find((assistant) => assistant.name === 'console-assistant');
+    const thread = await sdk().threads.create();
+    const runtime = `${proxy.url}/#/deployments/${deployment.id}/runtime`;
+    const showsTab = async (route: string, shown: Locator, tab: string): Promise<void> => {
+      await page.goto(`${runtime}${route}`);
+      await shown.waitFor();
+      expect(await currentLinks(page, 'Runtime')).toEqual({ current: [tab], highlighted: [tab] });
+      const main = await currentLinks(page, 'Main');
+      expect(main).toEqual({ current: ['Deployments'], highlighted: ['Deployments'] });
+    };
+    const assistantLink = page.getByRole('link', { name: 'console-assistant', exact: true });
+    await showsTab('/assistants', assistantLink, 'Assistants');
+    const versions = page.getByRole('table', { name: /^Changes from version/ });
+    await showsTab(`/assistants/${named?.assistant_id ?? ''}`, versions, 'Assistants');
+    const threadLink = page.getByRole('link', { name: thread.thread_id });
+    await showsTab('/threads', threadLink, 'Threads and runs');
+    const threadTitle = page.getByRole('heading', { name: `Thread ${thread.thread_id}` });
+    await showsTab(`/threads/${thread.thread_id}`, threadTitle, 'Threads and runs');
+    // A chat is with an assistant: its header names it and its graph, under Assistants.
+    const chatTitle = page.getByRole('heading', { name: 'Chat with console-assistant' });
+    await showsTab(`/chat/${named?.assistant_id ?? ''}`, chatTitle, 'Assistants');
+    expect(await page.getByTestId('chat-graph').textContent()).toBe('graph agent');
+    await page.goto(`${proxy.url}/#/runtime`);
+    await page.getByLabel('Runtime URL').waitFor();
+    const byUrl = 'Open a runtime by URL';
+    expect(await currentLinks(page, 'Main')).toEqual({ current: [byUrl], highlighted: [byUrl] });
+  });
+
   it('chats with an assistant: streamed answer, tool call and result, kept across a reload', async () => {
     await page.goto(`${proxy.url}/#/deployments/${deployment.id}/runtime/assistants`);
     await page.getByRole('link', { name: 'Chat with agent', exact: true }).click();
-    await page.getByLabel('Message', { exact: true }).fill('What is the weather in Oslo?');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: 'Chat with agent' }).waitFor();
+    const box = page.getByLabel('Message', { exact: true });
     const messages = page.getByRole('list', { name: 'Messages' });
+    // Shift+Enter makes a new line and sends nothing; Enter sends.
+    await box.pressSequentially('What is the weather');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('in Oslo?');
+    expect(await box.inputValue()).toBe('What is the weather\nin Oslo?');
+    expect(await messages.locator('li').count()).toBe(0);
+    await box.fill('What is the weather in Oslo?');
+    await box.press('Enter');
+    await messages.locator('li[data-type="human"]').first().waitFor();
+    expect(await box.inputValue()).toBe('');
     await messages
       .locator('li[data-type="human"]')
       .getByText('What is the weather in Oslo?')
@@ -339,6 +386,14 @@ suite('web console in a browser', () => {
     const asked = page.getByRole('form', { name: 'Interrupt' });
     await asked.getByText('The graph asks').waitFor({ timeout: 60_000 });
     await screenshot(page, ARTIFACTS, 'chat-interrupt');
+    // This graph gives no schema for its answer: an empty one is refused, and nothing is sent.
+    await asked.getByRole('button', { name: 'Answer' }).click();
+    await asked
+      .getByRole('alert')
+      .getByText(/^Type an answer/)
+      .waitFor();
+    const waiting = /([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '';
+    expect((await sdk().threads.getState(waiting)).next).toEqual(['review']);
     await asked.getByLabel('Answer (JSON, or text)').fill('true');
     await asked.getByRole('button', { name: 'Answer' }).click();
     await asked.waitFor({ state: 'detached', timeout: 60_000 });
@@ -349,6 +404,55 @@ suite('web console in a browser', () => {
     );
     expect(state.values.approved).toBe(true);
     expect(state.next).toEqual([]);
+  }, 120_000);
+
+  it("takes an empty answer to an interrupt only where the interrupt's schema allows one", async () => {
+    const { runtime, client } = reviewRuntime;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const tab = await context.newPage();
+      tab.on('pageerror', (error) => pageErrors.push(error.message));
+      await tab.goto(`${proxy.url}/`);
+      await tab.getByLabel(/API key/).fill(cp.apiKey);
+      await tab.getByLabel(/API key/).press('Enter');
+      await tab.getByRole('heading', { name: 'Deployments' }).waitFor();
+      await tab.goto(`${proxy.url}/#/runtime`);
+      await tab.getByLabel('Runtime URL').fill(runtime.url);
+      await tab.getByLabel('Its API key').fill(runtime.apiKey);
+      await tab.getByRole('button', { name: 'Open' }).click();
+      await tab.getByRole('link', { name: 'Assistants' }).click();
+      await tab.getByRole('link', { name: 'Chat with review', exact: true }).click();
+      await tab.getByTestId('chat-graph').getByText('review').waitFor();
+      const box = tab.getByLabel('Message', { exact: true });
+      await box.fill('{"topic": "berths"}');
+      await box.press('Enter');
+      const asked = tab.getByRole('form', { name: 'Interrupt' });
+      const answer = asked.getByLabel('Answer (JSON, or text)');
+      await asked.getByText('Approve this topic?').waitFor({ timeout: 60_000 });
+      await tab.waitForURL(/\/chat\/[^/]+\/[0-9a-f-]{36}$/);
+      const threadId = /([0-9a-f-]{36})$/.exec(tab.url())?.[1] ?? '';
+      // Its schema is {"type": "boolean"}: an empty answer is refused.
+      await asked.getByRole('button', { name: 'Answer' }).click();
+      await asked
+        .getByRole('alert')
+        .getByText(/does not allow an empty one/)
+        .waitFor();
+      expect((await client.threads.getState(threadId)).next).toEqual(['approve']);
+      await screenshot(tab, ARTIFACTS, 'chat-interrupt-refused');
+      await answer.fill('true');
+      await answer.press('Enter');
+      // The next one's is {"type": "string"}: the box says it may be left empty, and takes that.
+      await asked.getByText('Anything to add?').waitFor({ timeout: 60_000 });
+      await tab.locator('input[placeholder="May be left empty"]').waitFor();
+      await asked.getByRole('button', { name: 'Answer' }).click();
+      await asked.waitFor({ state: 'detached', timeout: 60_000 });
+      await tab.getByTestId('chat-status').getByText('idle').waitFor({ timeout: 60_000 });
+      const state = await client.threads.getState<{ approved?: boolean; note?: string }>(threadId);
+      expect(state.values).toMatchObject({ approved: true, note: '' });
+      expect(state.next).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 
   it('resumes a run stream after the connection is cut, missing nothing', async () => {
@@ -455,13 +559,32 @@ suite('web console in a browser', () => {
   });
 
   it('is usable at 360 px wide', async () => {
+    // A deployment with a long URL of its own (a prebuilt image a cluster listener would run).
+    const listener = await cp.api<{ id: string }>('POST', '/v2/listeners', {
+      name: 'console-cluster',
+      compute_type: 'cluster',
+    });
+    const longUrl =
+      'https://support-assistant-production.agents.eu-west-1.example-company.internal/v2/runtime';
+    const external = await cp.api('POST', '/v2/deployments', {
+      name: 'console-long-url',
+      source: 'external_container',
+      source_config: { listener_id: listener.body.id, custom_url: longUrl },
+      source_revision_config: { image_uri: 'registry.example/agent:1' },
+    });
+    expect(external.status).toBe(201);
     const narrow = await browser.newPage({ viewport: { width: 360, height: 740 } });
     try {
       await narrow.goto(`${proxy.url}/`);
       await narrow.getByLabel(/API key/).fill(cp.apiKey);
       await narrow.getByRole('button', { name: 'Sign in' }).click();
       await narrow.getByRole('link', { name: 'console-shop' }).waitFor();
+      await narrow.getByRole('link', { name: 'console-long-url' }).waitFor();
       expect(await fitsWidth(narrow)).toBe(true);
+      // Every column fits its cell; each URL stays in its own, wrapped at separators only.
+      expect(await tableLayoutProblems(narrow, 'table.deployments')).toEqual([]);
+      const urlSelector = `table.deployments .wrapping-url[title="${longUrl}"]`;
+      expect(await lineCount(narrow, urlSelector)).toBeGreaterThan(1);
       await screenshot(narrow, ARTIFACTS, 'deployments-360');
       await narrow.getByRole('link', { name: 'console-shop' }).click();
       await narrow.getByRole('list', { name: 'Revision timeline' }).waitFor();
