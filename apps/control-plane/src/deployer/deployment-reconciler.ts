@@ -262,9 +262,14 @@ export class DeploymentReconciler {
         return this.tearDown(state, now);
       case 'provision':
         return this.provisioner.provision(deploymentId, now);
-      case 'open_port':
-        await this.runtimes.ensureProxy(deploymentId, step.port, this.deps.config.host);
+      case 'open_port': {
+        // A live revision whose build is kept is started again next: the port says so meanwhile.
+        const activeId = state.active_revision_id;
+        const restarts =
+          !!activeId && (await this.deps.builder.tree.isBuilt(deploymentId, activeId));
+        await this.runtimes.ensureProxy(deploymentId, step.port, this.deps.config.host, restarts);
         return [];
+      }
       case 'skip_superseded':
         return step.commands;
       case 'restart_active':
