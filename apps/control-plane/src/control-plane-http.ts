@@ -19,6 +19,7 @@ import { DeploymentQueries } from './deployments/deployment-queries.service.js';
 import { STATUS_PAGE_PATH } from './deployments/deployment-status-page.controller.js';
 import { CONTROL_PLANE_RESPONSE_SCHEMAS } from './health/openapi-schemas.js';
 import type { PlatformResources } from './platform-resources.js';
+import { CONTROL_PLANE_REQUEST_TIMEOUT_MS } from './request-timeout.js';
 import { registerRuntimeGateway } from './runtime-gateway/runtime-gateway.js';
 import { identifyCallers } from './tenancy/caller.js';
 import { TRACING_INGEST_PATH } from './tracing/tracing.controller.js';
@@ -30,8 +31,6 @@ import {
 } from './uploads/upload-body-parser.js';
 
 const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
-/** Long enough for a 200 MB tarball at 1 MB/s; a stalled one is cut sooner by the idle timeout. */
-const REQUEST_TIMEOUT_MS = 300_000;
 
 /** Pages served to GET without a key: probes, the API's description, the console's files. */
 function publicPages(): string[] {
@@ -63,7 +62,7 @@ export function controlPlaneAdapter(logger: Logger): FastifyAdapter {
   const adapter = new FastifyAdapter(
     serverOptions({
       bodyLimitBytes: BODY_LIMIT_BYTES,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      requestTimeoutMs: CONTROL_PLANE_REQUEST_TIMEOUT_MS,
       logger,
     }),
   );

@@ -13,7 +13,12 @@ const MIB = 1024 * 1024;
 
 /** What a tenant and each jail may use when nothing is set. */
 const DEFAULT_LIMITS = {
-  limits: { deploymentDbConnections: 20, dbReservedConnections: 50, tenantMaxDeployments: 20 },
+  limits: {
+    deploymentDbConnections: 20,
+    dbReservedConnections: 50,
+    tenantMaxDeployments: 20,
+    deploymentMaxWebSockets: 1000,
+  },
   jail: {
     build: { memoryBytes: 4096 * MIB, pids: 1024 },
     runtime: { memoryBytes: 2048 * MIB, pids: 512 },
@@ -118,11 +123,13 @@ describe('loadControlPlaneConfig', () => {
       BERTH_DEPLOYMENT_DB_CONNECTIONS: '12',
       BERTH_DB_RESERVED_CONNECTIONS: '0',
       BERTH_TENANT_MAX_DEPLOYMENTS: ' 3 ',
+      BERTH_DEPLOYMENT_MAX_WEBSOCKETS: '5',
     });
     expect(config.limits).toEqual({
       deploymentDbConnections: 12,
       dbReservedConnections: 0,
       tenantMaxDeployments: 3,
+      deploymentMaxWebSockets: 5,
     });
     // Fewer than 10 cannot hold two runtimes of 5 side by side during a rollout.
     expect(() => loadControlPlaneConfig({ BERTH_DEPLOYMENT_DB_CONNECTIONS: '9' })).toThrow(
@@ -130,6 +137,9 @@ describe('loadControlPlaneConfig', () => {
     );
     expect(() => loadControlPlaneConfig({ BERTH_TENANT_MAX_DEPLOYMENTS: '0' })).toThrow(
       /BERTH_TENANT_MAX_DEPLOYMENTS must be a whole number from 1/,
+    );
+    expect(() => loadControlPlaneConfig({ BERTH_DEPLOYMENT_MAX_WEBSOCKETS: '0' })).toThrow(
+      /BERTH_DEPLOYMENT_MAX_WEBSOCKETS must be a whole number from 1/,
     );
   });
 

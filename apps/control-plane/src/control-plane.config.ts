@@ -54,6 +54,8 @@ export interface TenantLimits {
   readonly dbReservedConnections: number;
   /** Deployments a tenant may have at once. */
   readonly tenantMaxDeployments: number;
+  /** WebSockets open at once through each deployment's port; one more is refused 429. */
+  readonly deploymentMaxWebSockets: number;
 }
 
 /** Two runtimes of 5 (the least one works with) side by side during a rollout. */
@@ -77,6 +79,12 @@ function tenantLimits(env: Environment): TenantLimits {
       'BERTH_TENANT_MAX_DEPLOYMENTS',
       env.BERTH_TENANT_MAX_DEPLOYMENTS,
       20,
+      { min: 1, max: 100_000 },
+    ),
+    deploymentMaxWebSockets: envInteger(
+      'BERTH_DEPLOYMENT_MAX_WEBSOCKETS',
+      env.BERTH_DEPLOYMENT_MAX_WEBSOCKETS,
+      1000,
       { min: 1, max: 100_000 },
     ),
   };

@@ -1,3 +1,4 @@
+import type { Server, ServerOptions } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestIdOptions, type Logger } from '#libs/logging';
 
@@ -14,6 +15,10 @@ export interface ServerLimits {
 const IDLE_TIMEOUT_MS = 30_000;
 /** The longest a client may take to send its request headers. */
 const HEADERS_TIMEOUT_MS = 15_000;
+/** How long an idle kept-alive connection stays open between requests (Fastify's default). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** How often Node looks for requests past those timeouts (its default, 30 s, lets them run late). */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 5_000;
 /** Path parameters are ids and names: anything longer is no id of ours. */
 const MAX_PARAM_LENGTH = 500;
 
@@ -31,7 +36,8 @@ export function serverOptions(limits: ServerLimits) {
     forceCloseConnections: true,
     connectionTimeout: IDLE_TIMEOUT_MS,
     requestTimeout: limits.requestTimeoutMs,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: nodeServerOptions(),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: (
       error: { statusCode?: number; message: string },
@@ -44,4 +50,24 @@ export function serverOptions(limits: ServerLimits) {
         .send({ detail: error.message });
     },
   };
+}
+
+/** The options of a Node HTTP server made without Fastify, for the same headers timeout. */
+export function nodeServerOptions(): ServerOptions {
+  return {
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+  };
+}
+
+/**
+ * Gives a Node HTTP server made without Fastify (a deployment's port) the timeouts Fastify gives
+ * both servers: a client that trickles its headers or body, or says nothing, is cut off alike.
+ * Upgraded connections (WebSockets) are no longer HTTP and are left alone by them.
+ */
+export function applyServerTimeouts(server: Server, requestTimeoutMs: number): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = requestTimeoutMs;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.setTimeout(IDLE_TIMEOUT_MS);
 }

@@ -10,10 +10,12 @@ import {
 } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import { DeploymentProxy } from './deployment-proxy.js';
+import { DeploymentProxy, tooManyWebSockets } from './deployment-proxy.js';
 import { ephemeralPort } from './free-port.js';
 
 const HOST = '127.0.0.1';
+/** WebSockets at once through the proxy under test. */
+const MAX_WEBSOCKETS = 2;
 
 type Response = { status: number; body: string; retryAfter?: string };
 
@@ -87,7 +89,7 @@ describe('DeploymentProxy', () => {
   };
 
   beforeEach(async () => {
-    proxy = new DeploymentProxy();
+    proxy = new DeploymentProxy(MAX_WEBSOCKETS);
     port = await ephemeralPort(HOST);
     await proxy.listen(port, HOST);
   });
@@ -263,6 +265,33 @@ describe('DeploymentProxy', () => {
         status: 401,
         body: '{"detail":"no key"}',
       });
+    });
+
+    it('refuses an upgrade past its most WebSockets at once 429 JSON, and takes one again once one closes', async () => {
+      const echo = await echoServer();
+      proxy.switchTo(echo.port);
+      const url = `ws://${HOST}:${port}/socket`;
+      const open = async (): Promise<WebSocket> => {
+        const socket = new WebSocket(url, { headers: { 'x-api-key': 'k' } });
+        await once(socket, 'open');
+        return socket;
+      };
+      const first = await open();
+      const second = await open();
+
+      await expect(refusedUpgrade(url, { 'x-api-key': 'k' })).resolves.toEqual({
+        status: 429,
+        body: JSON.stringify({ detail: tooManyWebSockets(MAX_WEBSOCKETS) }),
+      });
+      expect(echo.sockets.size).toBe(MAX_WEBSOCKETS);
+
+      // The proxy forgets the client's socket before it closes the upstream one.
+      const upstreamClosed = once([...echo.sockets][0] as WebSocket, 'close');
+      first.terminate();
+      await upstreamClosed;
+      const third = await open();
+      second.terminate();
+      third.terminate();
     });
 
     it('ends upgraded sockets when closed', async () => {

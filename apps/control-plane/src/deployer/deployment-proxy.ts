@@ -6,8 +6,11 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { applyServerTimeouts, nodeServerOptions } from '#libs/http';
+import { CONTROL_PLANE_REQUEST_TIMEOUT_MS } from '../request-timeout.js';
 import { answerJson, endToEnd, forwardToRuntime } from './runtime-forwarding.js';
-import { serveUpgrades } from './upgrade-requests.js';
+import { serveUpgrades, upgradeOf } from './upgrade-requests.js';
 
 /** Before any revision of the deployment has been deployed. */
 export const NOT_DEPLOYED_YET = 'This deployment has no running revision yet';
@@ -17,12 +20,18 @@ export const STARTING_AGAIN =
   "This deployment's live revision is starting again (after a restart of the platform or of " +
   'its runtime): retry in a few seconds';
 
+/** An upgrade past the deployment's WebSockets at once. */
+export const tooManyWebSockets = (max: number): string =>
+  `This deployment has ${max} WebSockets open, the most it may (BERTH_DEPLOYMENT_MAX_WEBSOCKETS): ` +
+  'close one, or retry later';
+
 /**
  * A deployment's stable address: an HTTP proxy in front of whichever runtime process is active.
  * Each request goes to the process active when it arrives, on a kept-alive client connection
  * too, so a client never talks to a revision that was replaced; a request in flight (a stream)
  * finishes where it started. WebSockets pass through too (upgrade requests go the same way); the
- * proxy checks no key: the runtime does, a WebSocket ticket included.
+ * proxy checks no key: the runtime does, a WebSocket ticket included. At most `maxWebSockets`
+ * are open at once (upgrades still being answered included); one more is refused 429.
  */
 export class DeploymentProxy {
   private target: number | undefined;
@@ -32,12 +41,15 @@ export class DeploymentProxy {
   /** Agents of replaced processes, whose requests in flight may still be streaming. */
   private readonly retired = new Set<Agent>();
   private readonly sockets = new Set<Socket>();
+  /** The client sockets of upgrades, answered or not yet, until they close. */
+  private readonly webSockets = new Set<Duplex>();
   private readonly server: Server;
 
-  constructor() {
-    this.server = createServer((incoming, response) => {
+  constructor(private readonly maxWebSockets: number) {
+    this.server = createServer(nodeServerOptions(), (incoming, response) => {
       this.forward(incoming, response);
     });
+    applyServerTimeouts(this.server, CONTROL_PLANE_REQUEST_TIMEOUT_MS);
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -117,6 +129,17 @@ export class DeploymentProxy {
     return agent;
   }
 
+  /** True for a request that is no upgrade, or an upgrade within the cap (then counted). */
+  private admitUpgrade(incoming: IncomingMessage): boolean {
+    const upgrade = upgradeOf(incoming);
+    if (!upgrade) return true;
+    if (this.webSockets.size >= this.maxWebSockets) return false;
+    const { socket } = upgrade;
+    this.webSockets.add(socket);
+    socket.once('close', () => this.webSockets.delete(socket));
+    return true;
+  }
+
   private forward(incoming: IncomingMessage, response: ServerResponse): void {
     const port = this.target;
     if (port === undefined) {
@@ -126,6 +149,10 @@ export class DeploymentProxy {
           'retry-after': String(STARTING_AGAIN_RETRY_AFTER_SECONDS),
         });
       } else answerJson(response, 503, NOT_DEPLOYED_YET);
+      return;
+    }
+    if (!this.admitUpgrade(incoming)) {
+      answerJson(response, 429, tooManyWebSockets(this.maxWebSockets));
       return;
     }
     forwardToRuntime(

@@ -53,7 +53,7 @@ export interface DeploymentReconcilerDeps {
  * restart resumes from the log. One control plane at a time holds the leader lock.
  */
 export class DeploymentReconciler {
-  private readonly runtimes = new DeploymentRuntimes();
+  private readonly runtimes: DeploymentRuntimes;
   private readonly writer: DeploymentWriter;
   private readonly provisioner: DeploymentProvisioner;
   private readonly rollout: RevisionRollout;
@@ -70,6 +70,7 @@ export class DeploymentReconciler {
   private closed = false;
 
   constructor(private readonly deps: DeploymentReconcilerDeps) {
+    this.runtimes = new DeploymentRuntimes(deps.config.limits.deploymentMaxWebSockets);
     const { tree, quota } = deps.builder;
     const runtimes = this.runtimes;
     this.writer = new DeploymentWriter(deps.store);

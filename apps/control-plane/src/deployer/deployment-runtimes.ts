@@ -11,6 +11,9 @@ export class DeploymentRuntimes {
   private readonly active = new Map<string, RuntimeProcess>();
   private readonly spares = new SpareRuntimes();
 
+  /** `maxWebSockets`: the WebSockets each deployment's port lets through at once. */
+  constructor(private readonly maxWebSockets: number) {}
+
   /** A spare is kept where runtimes are not jailed: a jail is made for one deployment. */
   startSpare(): void {
     this.spares.start();
@@ -29,7 +32,7 @@ export class DeploymentRuntimes {
     live: boolean,
   ): Promise<void> {
     if (this.proxies.has(deploymentId)) return;
-    const proxy = new DeploymentProxy();
+    const proxy = new DeploymentProxy(this.maxWebSockets);
     if (live) proxy.awaitRestart();
     await proxy.listen(port, host);
     this.proxies.set(deploymentId, proxy);
