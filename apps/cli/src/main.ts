@@ -1,7 +1,7 @@
 import { buildImage, BUILD_IMAGE_HELP } from './build-image/build-image.command.js';
 import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
-import { usageLine } from './command-args.js';
+import { usageLine } from '#libs/config';
 import { UsageError } from './commands/scripts.js';
 import { up, UP_HELP } from './commands/up.command.js';
 import { deploy, DEPLOY_HELP } from './deploy/deploy.command.js';

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ConfigError, envText } from '#libs/config';
+import { ConfigError, envText, parseCommandArgs, UsageError } from '#libs/config';
 import { createLogger, logSettingsFrom } from '#libs/logging';
 import { LISTENER_HELP, LISTENER_OPTIONS, listenerSettingsOf } from './listener.config.js';
 import { runListener } from './listener/start-listener.js';
@@ -10,7 +9,10 @@ import { runListener } from './listener/start-listener.js';
 const POD_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { values } = parseArgs({ args: [...argv], options: LISTENER_OPTIONS });
+  const { values } = parseCommandArgs(LISTENER_HELP, {
+    args: [...argv],
+    options: LISTENER_OPTIONS,
+  });
   if (values.help) {
     console.log(LISTENER_HELP);
     return;
@@ -33,8 +35,6 @@ async function main(argv: readonly string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   console.error(`berth listener: ${error instanceof Error ? error.message : String(error)}`);
-  const code = (error as { code?: unknown } | null)?.code;
-  const usage =
-    error instanceof ConfigError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+  const usage = error instanceof ConfigError || error instanceof UsageError;
   process.exit(usage ? 2 : 1);
 });

@@ -56,5 +56,12 @@ describe('the berth command line, before any command runs', () => {
       expect(more).toEqual([]);
       expect(result.stderr).not.toMatch(/To specify a positional argument|ERR_PARSE_ARGS/);
     }
+    // The cluster listener is a process of its own, which says so in its own name.
+    const listener = berth('listener', '--nope');
+    expect(listener.code).toBe(2);
+    expect(listener.stderr.trimEnd().split('\n')).toEqual([
+      'berth listener: unknown option --nope',
+      'Usage: berth listener [options]',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseCommandArgs, usageError } from '../command-args.js';
+import { parseCommandArgs, usageError } from '#libs/config';
 import { BERTH_VERSION } from '#libs/config';
 import { detectInstall } from '#libs/install-commands';
 import type { CliEnvironment } from '../cli.config.js';

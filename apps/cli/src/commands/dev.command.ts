@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs } from '#libs/config';
 import { resolveApiKey, type ApiKeySource } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { prepareDataDir } from '../platform/data-dir-tag.js';

@@ -14,5 +14,4 @@ export const EXAMPLE_GRAPH_CONFIG = fileURLToPath(
   new URL('../../../../../examples/agent/langgraph.json', import.meta.url),
 );
 
-/** A mistake in the command line: printed as one line, with no stack trace. */
-export class UsageError extends Error {}
+export { UsageError } from '#libs/config';

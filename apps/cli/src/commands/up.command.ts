@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs } from '#libs/config';
 import { resolveApiKey } from '../api-key.js';
 import type { CliEnvironment } from '../cli.config.js';
 import { prepareDataDir } from '../platform/data-dir-tag.js';

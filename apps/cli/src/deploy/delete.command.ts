@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { parseCommandArgs, usageError } from '../command-args.js';
+import { parseCommandArgs, usageError } from '#libs/config';
 import type { CliEnvironment } from '../cli.config.js';
 import { connect } from './connection.js';
 import { ApiError, type DeployClient } from '#libs/control-plane-client';

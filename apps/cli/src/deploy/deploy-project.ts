@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseCommandArgs } from '../command-args.js';
+import { parseCommandArgs } from '#libs/config';
 import { packDirectory } from '#libs/source-archive';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';

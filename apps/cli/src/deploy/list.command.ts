@@ -1,4 +1,4 @@
-import { parseCommandArgs, usageError } from '../command-args.js';
+import { parseCommandArgs, usageError } from '#libs/config';
 import type { CliEnvironment } from '../cli.config.js';
 import { connect } from './connection.js';
 import type { Deployment } from '#libs/control-plane-client';

@@ -1,4 +1,4 @@
-import { parseCommandArgs, usageError } from '../command-args.js';
+import { parseCommandArgs, usageError } from '#libs/config';
 import type { CliEnvironment } from '../cli.config.js';
 import { UsageError } from '../commands/scripts.js';
 import { connect } from './connection.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseCommandArgs, usageLine } from './command-args.js';
-import { UsageError } from './commands/scripts.js';
+import { parseCommandArgs, usageLine, UsageError } from './command-args.js';
 
 const HELP = `Usage: berth thing [dir] [--name NAME] [--json]
 

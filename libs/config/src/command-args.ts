@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './commands/scripts.js';
+
+/** A mistake in the command line: printed as one line (and a usage line), with no stack trace. */
+export class UsageError extends Error {}
 
 type Parsed<T extends ParseArgsConfig> = ReturnType<typeof parseArgs<T>>;
 
