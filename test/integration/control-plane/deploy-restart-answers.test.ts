@@ -12,6 +12,7 @@ import {
 import {
   createSourceDeployment,
   patchSource,
+  revisionLogs,
   waitForRevision,
   type Deployment,
 } from '../../support/deployment-flow.js';
@@ -19,8 +20,12 @@ import { within } from '../../support/within.js';
 
 jest.setTimeout(240_000);
 
-/** A graph module that loads only once the test's gate answers: it holds the runtime's start. */
-const GATED_GRAPH = `await fetch(process.env.GATE_URL ?? '');
+/**
+ * A graph module that loads only once the test's gate answers: it holds the runtime's start, or
+ * ends the runtime when the gate says so.
+ */
+const GATED_GRAPH = `const said = await (await fetch(process.env.GATE_URL ?? '')).text();
+if (said === 'exit') process.exit(1);
 export { graph } from './agent.js';
 `;
 
@@ -32,12 +37,14 @@ const STARTING_AGAIN =
 class Gate {
   private readonly server: Server;
   private open = true;
+  private ending = false;
   private readonly held: ServerResponse[] = [];
   private heldOne: (() => void) | undefined;
 
   constructor() {
     this.server = createServer((_request, response) => {
-      if (this.open) response.end('open');
+      if (this.ending) response.end('exit');
+      else if (this.open) response.end('open');
       else {
         this.held.push(response);
         this.heldOne?.();
@@ -61,7 +68,13 @@ class Gate {
     return new Promise((resolve) => (this.heldOne = resolve));
   }
 
+  /** Every runtime that loads the application from now on ends at once. */
+  endRuntimes(): void {
+    this.ending = true;
+  }
+
   release(): void {
+    this.ending = false;
     this.open = true;
     for (const response of this.held.splice(0)) response.end('open');
   }
@@ -100,8 +113,10 @@ describe("a deployment's address while its live revision starts again after a re
   let cp: ControlPlaneProcess;
   let app: AppFixture;
   const gate = new Gate();
+  let gateUrl = '';
 
   beforeAll(async () => {
+    gateUrl = await gate.listen();
     cp = await startControlPlane();
     app = await exampleAppWithEnvGraph();
     await addGraph(app.dir, 'gated', GATED_GRAPH);
@@ -114,7 +129,6 @@ describe("a deployment's address while its live revision starts again after a re
   });
 
   it('says 503 with Retry-After that it is starting again, not that it has no revision yet', async () => {
-    const gateUrl = await gate.listen();
     const deployment = await createSourceDeployment(cp, 'restarting', [
       { name: 'GATE_URL', value: gateUrl },
     ]);
@@ -140,6 +154,47 @@ describe("a deployment's address while its live revision starts again after a re
 
     gate.release();
     expect(await within(untilServing(`${url}/ok`), 60_000, 'the live revision serving')).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: expect.anything(),
+    });
+  });
+
+  it('tries the live revision again, waiting longer each time, until it starts', async () => {
+    const deployment = await createSourceDeployment(cp, 'retried', [
+      { name: 'GATE_URL', value: gateUrl },
+    ]);
+    const archive = (await packDirectory(app.dir)).archive;
+    const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
+    expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
+    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+    const url = body.source_config.custom_url ?? '';
+
+    gate.endRuntimes();
+    await cp.stop();
+    cp = await restartControlPlane(cp);
+    const failedTwice = async (): Promise<string[]> => {
+      for (;;) {
+        const lines = await revisionLogs(cp, deployment.id, revisionId, 'deploy');
+        if (lines.some((line) => line.includes('again failed (attempt 2)'))) return lines;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const lines = await within(failedTwice(), 90_000, 'two failed starts of the live revision');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Starting the live revision again failed \(attempt 1\): .+; trying again in 1 s$/,
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/\(attempt 2\): .+; trying again in 2 s$/));
+    expect(await answerOf(`${url}/ok`)).toEqual({
+      status: 503,
+      retryAfter: '5',
+      body: { detail: STARTING_AGAIN },
+    });
+
+    gate.release();
+    expect(await within(untilServing(`${url}/ok`), 120_000, 'the live revision serving')).toEqual({
       status: 200,
       retryAfter: null,
       body: expect.anything(),

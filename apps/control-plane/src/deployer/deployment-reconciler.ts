@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { EventStore } from '#libs/event-store';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { DEPLOYMENT_STREAM_PREFIX } from '../deployments/domain/deployment.events.js';
-import type { DeploymentState } from '../deployments/domain/deployment.state.js';
+import type { DeploymentState, RevisionState } from '../deployments/domain/deployment.state.js';
 import {
   nextDeploymentStep,
   type DeploymentStep,
@@ -19,7 +19,7 @@ import { DeploymentWriter } from './deployment-writer.js';
 import { RevisionRollout } from './revision-rollout.js';
 import { RuntimeLauncher } from './runtime-launcher.js';
 import type { SourceBuilder } from './source-builder.js';
-import { TearDownRetries } from './tear-down-retries.js';
+import { StepRetries } from './step-retries.js';
 import { HostDetails } from '../logs/host-details.js';
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import { PLATFORM_ROOT } from '../platform-paths.js';
@@ -62,7 +62,10 @@ export class DeploymentReconciler {
   private readonly queue = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly abort = new AbortController();
-  private readonly tearDownRetries = new TearDownRetries((deploymentId) => {
+  private readonly tearDownRetries = new StepRetries('tear_down', (deploymentId) => {
+    this.schedule(deploymentId);
+  });
+  private readonly restartRetries = new StepRetries('restart_active', (deploymentId) => {
     this.schedule(deploymentId);
   });
   private leader: pg.PoolClient | undefined;
@@ -102,6 +105,7 @@ export class DeploymentReconciler {
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
     this.tearDownRetries.stopAll();
+    this.restartRetries.stopAll();
     this.abort.abort();
     await Promise.allSettled([...this.rollouts.values()]);
     await Promise.allSettled([...this.queue.values()]);
@@ -232,6 +236,23 @@ export class DeploymentReconciler {
     }
   }
 
+  /** The live revision starts again; one that cannot start yet is tried again later. */
+  private async restartActive(
+    state: DeploymentState,
+    revision: RevisionState,
+  ): Promise<readonly ListenerCommand[]> {
+    const deploymentId = state.deployment_id ?? '';
+    const failure = await this.rollout.restartActive(state, revision);
+    if (failure === undefined) {
+      this.restartRetries.succeeded(deploymentId);
+      return [];
+    }
+    const line = this.restartRetries.failed(deploymentId, failure);
+    this.deps.onError(new Error(`Deployment ${deploymentId}: ${line}`));
+    await this.logOnLatestRevision(state, line);
+    return [];
+  }
+
   /** A line in the deployment's latest revision's log, host paths hidden as in any other. */
   private async logOnLatestRevision(state: DeploymentState, line: string): Promise<void> {
     const revisionId = state.revisions.at(-1)?.revision_id;
@@ -275,8 +296,7 @@ export class DeploymentReconciler {
         return step.commands;
       case 'restart_active':
         // The live revision serves again (after a restart, or a crash) before anything is rebuilt.
-        await this.rollout.restartActive(state, step.revision);
-        return [];
+        return this.restartActive(state, step.revision);
       case 'roll_out': {
         const rolling = this.rollout
           .roll(state, step.revision)

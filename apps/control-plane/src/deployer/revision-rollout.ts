@@ -76,8 +76,14 @@ export class RevisionRollout {
     return this.deps.signal.aborted;
   }
 
-  /** After a restart of the control plane, the active revision runs again (no new revision). */
-  async restartActive(state: DeploymentState, revision: RevisionState): Promise<void> {
+  /**
+   * After a restart of the control plane, or of its runtime, the active revision runs again (no
+   * new revision). Returns why it could not, for the caller to try again later.
+   */
+  async restartActive(
+    state: DeploymentState,
+    revision: RevisionState,
+  ): Promise<string | undefined> {
     const workspace = await openWorkspace(this.deps, state, revision);
     const { log } = workspace;
     log.write('deploy', 'Starting the active revision again');
@@ -86,9 +92,10 @@ export class RevisionRollout {
       process = await this.deps.launcher.launch(workspace, 'restart');
       await process.ready(READY_TIMEOUT_MS);
       this.deps.launcher.serve(workspace, process);
+      return undefined;
     } catch (error) {
       await process?.stop();
-      log.write('deploy', `Could not start the active revision again: ${messageOf(error)}`);
+      return log.redact(messageOf(error));
     } finally {
       await log.flush();
     }
