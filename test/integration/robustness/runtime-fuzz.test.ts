@@ -32,6 +32,9 @@ describe('the agent runtime under bad input on every route', () => {
     expect(run).toBeDefined();
     const [listed] = await suite.client.runs.list(thread_id);
     const assistant = await suite.client.assistants.create({ graphId: 'agent' });
+    // A graph's first schemas compile its source's types (seconds on a busy machine): read once
+    // here, so that the fuzz's 5 s bound judges bad input, not a cold start.
+    await suite.client.assistants.getSchemas(assistant.assistant_id);
     const state = await suite.client.threads.getState(thread_id);
     const mcp = await connectMcp(suite.runtime.url, { 'x-api-key': suite.runtime.apiKey });
     const report = await fuzz({
