@@ -3,7 +3,7 @@
 // dist/console/index.html. BERTH_BUILD_ALL=true builds both anyway. `npm start` and the test
 // scripts build through this, so a start after no change starts at once.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SHARED = ['package.json', 'package-lock.json', 'tsconfig.json'];
@@ -60,7 +60,11 @@ function build(part) {
   if (process.env.BERTH_BUILD_ALL !== 'true' && changed < builtAt(part.output)) return;
   const [tool, ...args] = part.command;
   const result = spawnSync(join('node_modules', '.bin', tool), args, { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (result.status !== 0) {
+    // tsc writes its build info even when the types fail: gone, the next build runs again.
+    rmSync(part.output, { force: true });
+    process.exit(result.status ?? 1);
+  }
   // tsc leaves its build info as it was when nothing it emits changed: the build is now.
   const now = new Date();
   utimesSync(part.output, now, now);
