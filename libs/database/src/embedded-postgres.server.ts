@@ -66,6 +66,12 @@ const LEFTOVER_KILL_AFTER_MS = 8_000;
  * deployments run, for some 22 MB more shared memory than 100 (measured with PostgreSQL 18).
  */
 const EMBEDDED_MAX_CONNECTIONS = 500;
+/**
+ * A connection that has not logged in holds a slot of those 500 until this runs out (PostgreSQL's
+ * default is 60 s): a client that opens connections and never answers the password challenge
+ * holds them for seconds, not minutes. Loopback clients log in within milliseconds.
+ */
+export const EMBEDDED_AUTHENTICATION_TIMEOUT_S = 5;
 
 const execFileAsync = promisify(execFile);
 
@@ -115,6 +121,8 @@ export async function startEmbeddedPostgres(
         'unix_socket_directories=',
         '-c',
         `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
+        '-c',
+        `authentication_timeout=${EMBEDDED_AUTHENTICATION_TIMEOUT_S}s`,
       ],
       onLog: (message) => {
         output.add(message);

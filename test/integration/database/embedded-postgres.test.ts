@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import {
+  EMBEDDED_AUTHENTICATION_TIMEOUT_S,
   startEmbeddedPostgres,
   type EmbeddedPostgresServer,
 } from '../../../libs/database/src/embedded-postgres.server.js';
@@ -53,6 +54,32 @@ describe('startEmbeddedPostgres', () => {
 
       expect(server.url).toMatch(/^postgres:\/\/postgres:[\w-]+@127\.0\.0\.1:\d+\/postgres$/);
       expect(await query<{ one: number }>(server.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'closes a connection that never answers the password challenge within seconds',
+    async () => {
+      const server = await start(await freshDataDir());
+      const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      const parameters = Buffer.from('user\0postgres\0database\0postgres\0\0');
+      const startup = Buffer.alloc(8);
+      startup.writeInt32BE(8 + parameters.length, 0);
+      startup.writeInt32BE(196_608, 4); // protocol 3.0
+      socket.write(Buffer.concat([startup, parameters]));
+      const [challenge] = (await once(socket, 'data')) as [Buffer];
+      expect(String.fromCharCode(challenge[0] ?? 0)).toBe('R');
+      socket.resume();
+      // Silent from here, as a flood's connections are: the server ends it, long before its
+      // default 60 s.
+      const openedAt = Date.now();
+      await once(socket, 'close');
+      expect(Date.now() - openedAt).toBeLessThan(30_000);
+      expect(
+        await query<{ authentication_timeout: string }>(server.url, 'show authentication_timeout'),
+      ).toEqual([{ authentication_timeout: `${EMBEDDED_AUTHENTICATION_TIMEOUT_S}s` }]);
     },
     TIMEOUT_MS,
   );
