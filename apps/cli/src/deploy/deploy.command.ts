@@ -31,9 +31,11 @@ Commands:
   delete <ID|NAME>              delete a deployment (asks first on a terminal; --force)
 
 Environment:
-  BERTH_API_KEY    API key (else BERTH_API_KEY in dir/.env; for the local platform, the key
-                   file it generated in BERTH_DATA_DIR or ./.berth)
-  BERTH_HOST_URL   the control plane (default http://127.0.0.1:8080, the local platform)
+  BERTH_API_KEY    API key (else BERTH_API_KEY in dir/.env; else the key of the platform running
+                   on this machine, found from any directory; else the key file of Berth's data
+                   directory, BERTH_DATA_DIR or .berth in the Berth installation)
+  BERTH_HOST_URL   the control plane (default: the platform running on this machine, else
+                   http://127.0.0.1:8080)
 
 Exit codes: 0 done, 1 failed (deploy, request, refused key, unreachable host), 2 bad usage.
 Run "berth deploy <command> --help" for a command's options.`;
