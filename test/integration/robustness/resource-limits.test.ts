@@ -69,14 +69,24 @@ describeWhereSealable('limits of one tenant, which the other never notices', () 
         BERTH_BUILD_MEMORY_MB: '512',
         BERTH_BUILD_PROCESSES: '128',
         BERTH_RUNTIME_MEMORY_MB: '512',
-        BERTH_DEPLOYMENT_DISK_MB: '96',
+        // The example's npm install takes some 110 MiB (its dependencies' latest versions).
+        BERTH_DEPLOYMENT_DISK_MB: '192',
       },
     });
     app = await exampleAppWithEnvGraph();
     const other = await deployAs(cp, OTHER_TENANT_KEY, 'the-neighbour', await packExample());
     if (other.revision.status !== 'DEPLOYED') {
-      const lines = await revisionLogs(cp, other.deployment.id, other.revision.id, 'build');
-      throw new Error(`The neighbour did not deploy:\n${lines.join('\n')}`);
+      const { body } = await cp.api<{ resources: { message: string }[] }>(
+        'GET',
+        `/v2/deployments/${other.deployment.id}/revisions/${other.revision.id}/logs`,
+        undefined,
+        OTHER_TENANT_KEY,
+      );
+      const lines = body.resources.map((line) => line.message);
+      throw new Error(
+        `The neighbour is ${other.revision.status} (${other.revision.status_message ?? ''}):\n` +
+          lines.join('\n'),
+      );
     }
     victim = new Client({
       apiUrl: other.deployment.source_config.custom_url ?? '',
@@ -110,9 +120,9 @@ describeWhereSealable('limits of one tenant, which the other never notices', () 
   });
 
   it("fails a build that fills the deployment's disk quota, and keeps nothing of it", async () => {
-    const revision = await buildWith('dd if=/dev/zero of=filler bs=1M count=128 status=none');
+    const revision = await buildWith('dd if=/dev/zero of=filler bs=1M count=256 status=none');
     expect(revision.status).toBe('BUILD_FAILED');
-    expect(revision.status_message).toContain('over its disk quota of 96 MiB');
+    expect(revision.status_message).toContain('over its disk quota of 192 MiB');
     await victimAnswers();
   });
 
