@@ -128,15 +128,22 @@ describe("a deployment's address while its live revision starts again after a re
     await app.remove();
   });
 
-  it('says 503 with Retry-After that it is starting again, not that it has no revision yet', async () => {
-    const deployment = await createSourceDeployment(cp, 'restarting', [
+  /** The application with its gated graph, deployed under `name`: its revision and address. */
+  async function deployGated(
+    name: string,
+  ): Promise<{ deployment: Deployment; revisionId: string; url: string }> {
+    const deployment = await createSourceDeployment(cp, name, [
       { name: 'GATE_URL', value: gateUrl },
     ]);
     const archive = (await packDirectory(app.dir)).archive;
     const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
     expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
     const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
-    const url = body.source_config.custom_url ?? '';
+    return { deployment, revisionId, url: body.source_config.custom_url ?? '' };
+  }
+
+  it('says 503 with Retry-After that it is starting again, not that it has no revision yet', async () => {
+    const { deployment, url } = await deployGated('restarting');
     expect((await answerOf(`${url}/ok`)).status).toBe(200);
 
     gate.close();
@@ -161,14 +168,7 @@ describe("a deployment's address while its live revision starts again after a re
   });
 
   it('tries the live revision again, waiting longer each time, until it starts', async () => {
-    const deployment = await createSourceDeployment(cp, 'retried', [
-      { name: 'GATE_URL', value: gateUrl },
-    ]);
-    const archive = (await packDirectory(app.dir)).archive;
-    const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
-    expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
-    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
-    const url = body.source_config.custom_url ?? '';
+    const { deployment, revisionId, url } = await deployGated('retried');
 
     gate.endRuntimes();
     await cp.stop();
