@@ -31,6 +31,15 @@ describe('isDatabaseUnavailable', () => {
   });
 });
 
+/** Resolves once the condition holds, polling; fails the test after 5 s. */
+async function eventually(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('DatabaseAvailability', () => {
   const refused = new Error('connect ECONNREFUSED 127.0.0.1:5432');
 
@@ -73,5 +82,36 @@ describe('DatabaseAvailability', () => {
     expect(await hanging.availability.check()).toMatchObject({ ok: true });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(hanging.onDown).not.toHaveBeenCalled();
+  });
+
+  it('ends an outage only when a new connection answers, never on a pooled answer that raced it', async () => {
+    let release: () => void = () => undefined;
+    const pooled = jest.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+    );
+    let fresh = false;
+    const recoveryProbe = jest.fn(() => (fresh ? Promise.resolve() : Promise.reject(refused)));
+    const availability = new DatabaseAvailability();
+    const onDown = jest.fn();
+    const onUp = jest.fn();
+    availability.configure({ probe: pooled, recoveryProbe, reports: { onDown, onUp } });
+
+    const checking = availability.check();
+    expect(availability.noticeFailure(refused)).toBe(true);
+    release();
+    expect(await checking).toMatchObject({ ok: false });
+    expect(availability.isDown).toBe(true);
+
+    await eventually(() => recoveryProbe.mock.calls.length >= 2);
+    expect(availability.isDown).toBe(true);
+
+    fresh = true;
+    await eventually(() => !availability.isDown);
+    expect(onDown).toHaveBeenCalledTimes(1);
+    expect(onUp).toHaveBeenCalledTimes(1);
+    availability.release();
   });
 });

@@ -85,6 +85,7 @@ const PROBE_REUSE_MS = 1_000;
 export class DatabaseAvailability {
   private outage: { error: string; since: number; failures: number } | undefined;
   private probe: DatabaseProbe | undefined;
+  private recoveryProbe: DatabaseProbe | undefined;
   private busy: (() => boolean) | undefined;
   private reports: DatabaseAvailabilityReports | undefined;
   private recovering: NodeJS.Timeout | undefined;
@@ -92,15 +93,19 @@ export class DatabaseAvailability {
   private reporting = false;
 
   /**
-   * The probe that tells whether the database answers, when the pool is too busy for /ok to
-   * probe it, and who hears of outages.
+   * The probe that tells whether the database answers, the one that tells an outage is over (a
+   * new connection: a pooled one may still reach a backend whose postmaster was killed, which
+   * answers for a moment and proves nothing), when the pool is too busy for /ok to probe it, and
+   * who hears of outages.
    */
   configure(options: {
     readonly probe: DatabaseProbe;
+    readonly recoveryProbe?: DatabaseProbe;
     readonly busy?: () => boolean;
     readonly reports: DatabaseAvailabilityReports;
   }): void {
     this.probe = options.probe;
+    this.recoveryProbe = options.recoveryProbe;
     this.busy = options.busy;
     this.reports = options.reports;
   }
@@ -109,6 +114,7 @@ export class DatabaseAvailability {
   release(probe?: DatabaseProbe): void {
     if (probe && probe !== this.probe) return;
     this.probe = undefined;
+    this.recoveryProbe = undefined;
     this.busy = undefined;
     clearTimeout(this.recovering);
     this.recovering = undefined;
@@ -183,8 +189,9 @@ export class DatabaseAvailability {
     const probe = this.probe;
     if (!probe) return this.state();
     try {
+      // Its success ends no outage: one that began while it ran is over only when a new
+      // connection says so (the recovery probe).
       await withTimeout(probe(), PROBE_TIMEOUT_MS);
-      this.noticeSuccess();
     } catch (error) {
       // Only a failure that says the server is gone is an outage; a probe that is merely slow
       // (a busy machine) or fails otherwise tells nothing, and the state stays as it was known.
@@ -197,13 +204,13 @@ export class DatabaseAvailability {
     if (this.recovering || !this.probe) return;
     this.recovering = setTimeout(() => {
       this.recovering = undefined;
-      void this.recoveryProbe();
+      void this.probeRecovery();
     }, PROBE_INTERVAL_MS);
     this.recovering.unref();
   }
 
-  private async recoveryProbe(): Promise<void> {
-    const probe = this.probe;
+  private async probeRecovery(): Promise<void> {
+    const probe = this.recoveryProbe ?? this.probe;
     if (!this.outage || !probe) return;
     try {
       await withTimeout(probe(), PROBE_TIMEOUT_MS);

@@ -98,6 +98,18 @@ const DATABASE_REPORTS: DatabaseAvailabilityReports = {
   },
 };
 
+/** A `select 1` on a connection of its own, closed at once: the server takes new sessions again. */
+async function probeNewConnection(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_500 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** What the embedded server's supervisor says (it died, it is back), in the process's log. */
 function reportEmbeddedServer(level: 'info' | 'error', message: string): void {
   const logger = new Logger('embedded-postgres');
@@ -142,6 +154,7 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
     };
     databaseAvailability.configure({
       probe,
+      recoveryProbe: () => probeNewConnection(database.url),
       // Requests waiting for a connection: the pool is busy with a database that answers (one
       // that does not fails those requests, which says so), and /ok need not queue behind them.
       busy: () => pool.waitingCount > 0,
