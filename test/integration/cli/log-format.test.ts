@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../support/free-port.js';
@@ -81,6 +81,15 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
     await rm(work, { recursive: true, force: true });
   });
 
+  /** A data directory of its own for each process, so processes can start side by side. */
+  let dataDirs = 0;
+  async function dataDir(): Promise<string> {
+    dataDirs += 1;
+    const dir = join(work, String(dataDirs));
+    await mkdir(dir);
+    return dir;
+  }
+
   /** The environment of the test process, with Berth's own settings left out but for `env`. */
   function environment(env: Record<string, string>): Record<string, string> {
     const clean: Record<string, string> = {};
@@ -99,7 +108,7 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
       environment({
         BERTH_RUNTIME_PORT: String(port),
         BERTH_GRAPH_CONFIG: GRAPH_CONFIG,
-        BERTH_DATA_DIR: work,
+        BERTH_DATA_DIR: await dataDir(),
         ...env,
       }),
       stdout,
@@ -122,7 +131,7 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
     const running = run(
       CLI,
       ['dev', resolve('examples/agent'), '--port', String(port), '--no-reload'],
-      environment({ BERTH_DATA_DIR: work, ...env }),
+      environment({ BERTH_DATA_DIR: await dataDir(), ...env }),
       stdout,
     );
     started.push(running);
@@ -138,11 +147,12 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
   });
 
   it('a server writing to a pipe, or told BERTH_LOG_FORMAT=json on a terminal, writes JSON lines', async () => {
-    for (const output of [
-      await runtimeOutput('pipe'),
-      await runtimeOutput('terminal', { BERTH_LOG_FORMAT: 'json' }),
-      await runtimeOutput('terminal', { BERTH_LOG_PRETTY: 'false' }),
-    ]) {
+    // Side by side: each is a process of its own, whose output is all the test reads.
+    for (const output of await Promise.all([
+      runtimeOutput('pipe'),
+      runtimeOutput('terminal', { BERTH_LOG_FORMAT: 'json' }),
+      runtimeOutput('terminal', { BERTH_LOG_PRETTY: 'false' }),
+    ])) {
       const lines = linesOf(output);
       expect(structuredLogLines(output).length).toBeGreaterThan(0);
       expect(structuredLogLines(output)[0]).toMatchObject({ service: 'berth-runtime' });
@@ -158,10 +168,10 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
   });
 
   it('berth dev writing to a pipe, or told BERTH_LOG_FORMAT=json, passes on JSON lines', async () => {
-    for (const output of [
-      await devOutput('pipe'),
-      await devOutput('terminal', { BERTH_LOG_FORMAT: 'json' }),
-    ]) {
+    for (const output of await Promise.all([
+      devOutput('pipe'),
+      devOutput('terminal', { BERTH_LOG_FORMAT: 'json' }),
+    ])) {
       const runtime = linesOf(output, '[runtime] ').join('\n');
       expect(structuredLogLines(runtime).length).toBeGreaterThan(0);
       expect(linesOf(output, '[runtime] ').filter((line) => READABLE.test(line))).toEqual([]);
