@@ -37,6 +37,18 @@ export const graph = new StateGraph(State)
   .compile();
 `;
 
+/** A graph that tells the V8 heap limit its runtime was started with. */
+const HEAP_LIMIT_GRAPH = `import { getHeapStatistics } from 'node:v8';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+
+const State = Annotation.Root({ heapLimitMb: Annotation<number> });
+export const graph = new StateGraph(State)
+  .addNode('tell', () => ({ heapLimitMb: getHeapStatistics().heap_size_limit / 1024 / 1024 }))
+  .addEdge(START, 'tell')
+  .addEdge('tell', END)
+  .compile();
+`;
+
 const describeWhereSealable = await sealableOrSkipped(describe, 'Resource limit tests');
 
 describeWhereSealable('limits of one tenant, which the other never notices', () => {
@@ -126,16 +138,24 @@ describeWhereSealable('limits of one tenant, which the other never notices', () 
     await victimAnswers();
   });
 
-  it('ends a runtime at its memory limit and starts it again', async () => {
+  it('sizes a runtime\'s V8 heap below its memory limit, ends it at that limit and starts it again', async () => {
     await writeFile(join(app.dir, 'src', 'hog.ts'), HOG_GRAPH);
+    await writeFile(join(app.dir, 'src', 'heap-limit.ts'), HEAP_LIMIT_GRAPH);
     const config = JSON.parse(await readFile(join(app.dir, 'langgraph.json'), 'utf8')) as {
       graphs: Record<string, string>;
     };
     config.graphs.hog = './src/hog.ts:graph';
+    config.graphs.heap_limit = './src/heap-limit.ts:graph';
     await writeFile(join(app.dir, 'langgraph.json'), JSON.stringify(config));
     const revision = await buildWith('true', (await packDirectory(app.dir)).archive);
     expect(revision.status).toBe('DEPLOYED');
     const hogClient = new Client({ apiUrl: hog.source_config.custom_url ?? '', apiKey: cp.apiKey });
+    // The collector works within the jail: V8 would otherwise size its heap from the host's memory.
+    const { heapLimitMb } = (await hogClient.runs.wait(null, 'heap_limit', { input: {} })) as {
+      heapLimitMb: number;
+    };
+    expect(heapLimitMb).toBeGreaterThan(128);
+    expect(heapLimitMb).toBeLessThan(512);
     // 1 GiB against 512 MiB: the kernel ends the runtime during the run.
     await hogClient.runs.wait(null, 'hog', { input: {} }).catch(() => undefined);
     const said = async (): Promise<string[]> => {

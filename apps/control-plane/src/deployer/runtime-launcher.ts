@@ -8,7 +8,7 @@ import type { DeploymentTree } from './deployment-tree.js';
 import type { DiskQuota } from './disk-quota.js';
 import { ephemeralPort } from './free-port.js';
 import type { RevisionWorkspace } from './revision-workspace.js';
-import { RUNTIME_COMMAND, type RuntimeProcess } from './runtime-process.js';
+import { runtimeCommand, type RuntimeProcess } from './runtime-process.js';
 
 export type LauncherDeps = {
   readonly config: ControlPlaneConfig;
@@ -52,7 +52,7 @@ export class RuntimeLauncher {
       sandbox.jailer && identity
         ? await sandbox.jailer.jail(
             tree.jailRequest('runtime', { ...target, identity }, workspace.dirs.source),
-            RUNTIME_COMMAND,
+            runtimeCommand(sandbox.jailer.runtimeHeapMegabytes),
           )
         : undefined;
     const runtime = runtimes.start(jailed);

@@ -32,8 +32,11 @@ function baseEnvironment(): Record<string, string> {
   return env;
 }
 
-/** The command line of an agent runtime. */
-export const RUNTIME_COMMAND: readonly string[] = [process.execPath, RUNTIME_SCRIPT];
+/** The command line of an agent runtime, with its V8 heap limit when it runs within one. */
+export function runtimeCommand(heapMegabytes?: number): readonly string[] {
+  const heap = heapMegabytes === undefined ? [] : [`--max-old-space-size=${heapMegabytes}`];
+  return [process.execPath, ...heap, RUNTIME_SCRIPT];
+}
 
 /**
  * An agent runtime as a child process. Unjailed, it starts as a spare, with the platform loaded
@@ -55,7 +58,7 @@ export class RuntimeProcess {
   private endedOutOfMemory: Promise<boolean> | undefined;
 
   constructor(private readonly jailed?: Jailed) {
-    const [command = process.execPath, ...args] = jailed?.argv ?? RUNTIME_COMMAND;
+    const [command = process.execPath, ...args] = jailed?.argv ?? runtimeCommand();
     this.child = spawn(command, args, {
       env: { ...baseEnvironment(), BERTH_AWAIT_ASSIGNMENT: 'true', BERTH_EXIT_WITH_PARENT: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -36,3 +36,18 @@ export function loadJailSettings(env: Environment): JailSettings {
     osIdRegistry: envText(env.BERTH_OS_ID_REGISTRY) ?? '/var/lib/berth/os-ids',
   };
 }
+
+/** Below this, a runtime could not load the platform and an application at all. */
+const MIN_RUNTIME_HEAP_MB = 64;
+
+/**
+ * The V8 heap a jailed runtime is started with: three quarters of what its memory limit leaves
+ * beside its private /tmp (memory too), so that the collector works hard before the kernel's limit
+ * is near. Without it V8 sizes its heap from the host's memory and lets garbage pile up past the
+ * jail's limit, where the kernel ends the runtime mid-run.
+ */
+export function runtimeHeapMegabytes(settings: JailSettings): number {
+  const { memoryBytes } = settings.runtime;
+  const room = Math.max(memoryBytes / 2, memoryBytes - settings.tmpBytes);
+  return Math.max(MIN_RUNTIME_HEAP_MB, Math.floor((room * 3) / 4 / MIB));
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ControlGroups, ResourceLimits } from './control-groups.js';
 import { jailCommand, type JailTools } from './jail.js';
-import type { JailSettings } from './jail-settings.js';
+import { runtimeHeapMegabytes, type JailSettings } from './jail-settings.js';
 import type { OsIdentity } from './os-identities.js';
 
 /** One build command or runtime to jail. */
@@ -32,6 +32,11 @@ export class Jailer {
     private readonly groups: ControlGroups | undefined,
     private readonly settings: JailSettings,
   ) {}
+
+  /** The V8 heap, in MiB, that fits a jailed runtime's limits. */
+  get runtimeHeapMegabytes(): number {
+    return runtimeHeapMegabytes(this.settings);
+  }
 
   async jail(request: JailRequest, command: readonly string[]): Promise<Jailed> {
     const limits = request.kind === 'build' ? this.settings.build : this.settings.runtime;

@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadJailSettings, runtimeHeapMegabytes } from './jail-settings.js';
+
+describe('runtimeHeapMegabytes', () => {
+  it('gives a jailed runtime three quarters of what its limit leaves beside its /tmp', () => {
+    expect(runtimeHeapMegabytes(loadJailSettings({}))).toBe(1344);
+    const small = loadJailSettings({ BERTH_RUNTIME_MEMORY_MB: '1024', BERTH_JAIL_TMP_MB: '64' });
+    expect(runtimeHeapMegabytes(small)).toBe(720);
+  });
+
+  it('keeps half the limit in reach when /tmp is as large as the limit, and never less than 64 MiB', () => {
+    const tmpAsLarge = loadJailSettings({ BERTH_RUNTIME_MEMORY_MB: '512', BERTH_JAIL_TMP_MB: '512' });
+    expect(runtimeHeapMegabytes(tmpAsLarge)).toBe(192);
+    const tiny = loadJailSettings({ BERTH_RUNTIME_MEMORY_MB: '64' });
+    expect(runtimeHeapMegabytes(tiny)).toBe(64);
+  });
+});
