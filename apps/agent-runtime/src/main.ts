@@ -156,6 +156,7 @@ function runtimeParts(
     threadSweepSeconds: config.threadSweepSeconds,
     storeSweepSeconds: config.storeSweepSeconds,
     cronPollSeconds: config.cronPollSeconds,
+    cronClockAheadSeconds: config.cronClockAheadSeconds,
   };
 }
 

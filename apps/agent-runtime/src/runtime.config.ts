@@ -48,6 +48,8 @@ export interface RuntimeConfig {
   readonly storeSweepSeconds: number;
   /** How often each replica looks for crons that are due. */
   readonly cronPollSeconds: number;
+  /** How far ahead of the machine's clock the cron scheduler's runs (0; for tests of catch-up). */
+  readonly cronClockAheadSeconds: number;
   /**
    * The most connections this process opens to its database, pools and LISTEN connections
    * together (`BERTH_DATABASE_CONNECTIONS`, set by the control plane to fit the deployment's
@@ -163,6 +165,12 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
       min: 1,
       max: 60,
     }),
+    cronClockAheadSeconds: envInteger(
+      'BERTH_CRON_CLOCK_AHEAD_SECONDS',
+      env.BERTH_CRON_CLOCK_AHEAD_SECONDS,
+      0,
+      { min: 0, max: 86_400 },
+    ),
     databaseConnections:
       text(env.BERTH_DATABASE_CONNECTIONS) === undefined
         ? undefined
