@@ -16,6 +16,7 @@ import {
   type Row,
   type Throughput,
 } from './bench-support.js';
+import { chainCostRows } from './chain-cost.js';
 
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 6000);
 /** Berth and the peer take turns, so that drift in the machine's disk hits both alike. */
@@ -287,6 +288,12 @@ async function main(): Promise<void> {
       '\nRatios: rates are berth / peer (higher is better); latencies are berth / peer (lower is better).' +
         '\nGoals: batched appends >= 0.70 of the bare insert rate; live delivery p50 < 5 ms.',
     );
+    printTable(
+      'The hash chain (docs/audit.md): appends to a sealed log vs one never sealed, in turns',
+      'chain off (peer)',
+      await chainCostRows(PHASE_MS),
+    );
+    console.log('\nGoal: appends with the chain sealed >= 0.95 of those without.');
   } finally {
     await pool.end();
     await otherProcess.close();

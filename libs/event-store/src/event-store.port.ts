@@ -1,6 +1,7 @@
 import type { LogPosition } from './log-position.js';
 import { WrongExpectedPositionError } from './event-store.errors.js';
 import { uuidv7 } from './uuid-v7.js';
+import { AuditUnavailableError, type EventLogAudit } from './audit/event-log-audit.js';
 
 export type { JsonObject, JsonValue } from '#libs/domain';
 import type { JsonObject } from '#libs/domain';
@@ -200,6 +201,11 @@ export abstract class EventStore {
       return;
     const [head] = await this.readStream(streamId, { direction: 'backwards', maxCount: 1 });
     throw new WrongExpectedPositionError(streamId, expectedPosition, head?.streamPosition ?? -1);
+  }
+
+  /** The log's tamper evidence; adapters that keep none throw `AuditUnavailableError`. */
+  audit(): EventLogAudit {
+    throw new AuditUnavailableError('This event store keeps no hash chain of its log');
   }
 
   /** Removes the stream and its events; reading it afterwards finds nothing. */

@@ -41,3 +41,15 @@ export {
 } from './aggregate-commands.js';
 export type { Decider, DomainEvent } from '#libs/domain';
 export { FoldedStreamCache, type FoldedStream } from './folded-stream-cache.js';
+export { AuditUnavailableError, type EventLogAudit } from './audit/event-log-audit.js';
+export {
+  describeVerification,
+  formatHead,
+  parseHead,
+  verificationAnswer,
+  type ChainHead,
+  type ChainVerification,
+  type VerificationAnswer,
+} from './audit/chain-report.js';
+export type { BreakKind, ChainBreak } from './audit/chain-judge.js';
+export { answerVerification, AuditRequestError } from './audit/audit-query.js';

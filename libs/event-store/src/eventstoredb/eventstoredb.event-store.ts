@@ -35,6 +35,7 @@ import {
   toWrongExpectedPositionError,
 } from './eventstoredb.mapping.js';
 import { EventStoreDbSubscription } from './eventstoredb.subscription.js';
+import { AuditUnavailableError, type EventLogAudit } from '../audit/event-log-audit.js';
 
 const MIN_LOG_PAGE_SIZE = 64;
 const MAX_LOG_PAGE_SIZE = 512;
@@ -150,6 +151,19 @@ export class EventStoreDbEventStore extends EventStore {
     // the last of those events does).
     if (onCaughtUp) source.once('caughtUp', onCaughtUp);
     return new EventStoreDbSubscription(source, toUserEvent);
+  }
+
+  /**
+   * No chain here. Reading $all would give the events in order, but the chain's links need a
+   * place of their own: written as events they would enter the $all they seal, and every seal
+   * would be an append to the server the application appends to. And a scavenge removes deleted
+   * streams' events from $all leaving nothing a verification could tell from a removal.
+   */
+  override audit(): EventLogAudit {
+    throw new AuditUnavailableError(
+      'The EventStoreDB event store keeps no hash chain of its log (docs/audit.md says why): ' +
+        'tamper evidence needs the PostgreSQL event store',
+    );
   }
 
   async deleteStream(streamId: string): Promise<void> {

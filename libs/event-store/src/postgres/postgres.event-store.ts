@@ -26,6 +26,9 @@ import { PostgresAppendChannel } from './postgres.append-channel.js';
 import { migrate } from './postgres.migrator.js';
 import { EVENT_STORE_MIGRATIONS } from './postgres.schema.js';
 import { toRecordedEvent, type EventRow } from './postgres.rows.js';
+import { ChainSealer } from '../audit/postgres.chain-sealer.js';
+import { verifyChain } from '../audit/postgres.chain-verifier.js';
+import type { EventLogAudit } from '../audit/event-log-audit.js';
 
 export interface PostgresEventStoreOptions {
   readonly connectionString: string;
@@ -39,6 +42,8 @@ export interface PostgresEventStoreOptions {
   /** How often the other processes listening on the database are counted (2 s). */
   readonly listenerCensusMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** How often the log's new events are sealed into its hash chain (1 s); 0: only on verify. */
+  readonly sealIntervalMs?: number;
 }
 
 interface AppendRow {
@@ -86,6 +91,7 @@ export class PostgresEventStore extends EventStore {
   private readonly channel: PostgresAppendChannel;
   private readonly catchUp: CatchUpOptions;
   private readonly onError: (error: unknown) => void;
+  private readonly sealer: ChainSealer;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -112,6 +118,11 @@ export class PostgresEventStore extends EventStore {
         onError: this.onError,
       },
     );
+    this.sealer = new ChainSealer(pool, {
+      intervalMs: options.sealIntervalMs ?? 1_000,
+      onError: this.onError,
+    });
+    this.sealer.start();
   }
 
   /** Connects and brings the schema up to date. */
@@ -442,6 +453,8 @@ export class PostgresEventStore extends EventStore {
       await client.query('select 1 from es_streams where stream_id = $1 for update', [streamId]);
       await client.query('delete from es_events where stream_id = $1', [streamId]);
       await client.query('delete from es_streams where stream_id = $1', [streamId]);
+      // The hash chain keeps the deleted events' seals: this says their absence is no tampering.
+      await client.query('insert into es_stream_deletions (stream_id) values ($1)', [streamId]);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback');
@@ -451,7 +464,17 @@ export class PostgresEventStore extends EventStore {
     }
   }
 
+  override audit(): EventLogAudit {
+    return {
+      verify: async (published) => {
+        await this.sealer.sealPending(true);
+        return verifyChain(this.pool, published);
+      },
+    };
+  }
+
   async close(): Promise<void> {
+    await this.sealer.close();
     await this.channel.close();
     await this.pool.end();
   }

@@ -330,4 +330,28 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 8,
+    name: 'the hash chain sealing the log, and the stream deletions it allows',
+    // Written by the sealer only (audit/postgres.chain-sealer.ts), one row per event in log
+    // order; no index beyond the key, so sealing stays cheap. Hashes are lowercase hex.
+    sql: `
+      create table es_chain (
+        position bigint primary key,
+        transaction_id xid8 not null,
+        global_position bigint not null,
+        event_id uuid not null,
+        stream_id text not null,
+        content_hash text not null,
+        hash text not null,
+        sealed_at timestamptz not null default now()
+      );
+
+      create table es_stream_deletions (
+        stream_id text not null,
+        transaction_id xid8 not null default pg_current_xact_id(),
+        deleted_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
