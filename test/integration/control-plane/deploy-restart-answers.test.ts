@@ -128,22 +128,29 @@ describe("a deployment's address while its live revision starts again after a re
     await app.remove();
   });
 
-  /** The application with its gated graph, deployed under `name`: its revision and address. */
-  async function deployGated(
-    name: string,
-  ): Promise<{ deployment: Deployment; revisionId: string; url: string }> {
-    const deployment = await createSourceDeployment(cp, name, [
-      { name: 'GATE_URL', value: gateUrl },
-    ]);
-    const archive = (await packDirectory(app.dir)).archive;
-    const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
-    expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
-    const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
-    return { deployment, revisionId, url: body.source_config.custom_url ?? '' };
+  type Gated = { deployment: Deployment; revisionId: string; url: string };
+  let gated: Promise<Gated> | undefined;
+
+  /**
+   * The application with its gated graph, deployed once for the tests that restart it (each
+   * leaves it serving): its revision and address.
+   */
+  function deployGated(): Promise<Gated> {
+    gated ??= (async () => {
+      const deployment = await createSourceDeployment(cp, 'gated', [
+        { name: 'GATE_URL', value: gateUrl },
+      ]);
+      const archive = (await packDirectory(app.dir)).archive;
+      const revisionId = (await patchSource(cp, deployment.id, archive)).latest_revision_id ?? '';
+      expect((await waitForRevision(cp, deployment.id, revisionId)).status).toBe('DEPLOYED');
+      const { body } = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
+      return { deployment, revisionId, url: body.source_config.custom_url ?? '' };
+    })();
+    return gated;
   }
 
   it('says 503 with Retry-After that it is starting again, not that it has no revision yet', async () => {
-    const { deployment, url } = await deployGated('restarting');
+    const { deployment, url } = await deployGated();
     expect((await answerOf(`${url}/ok`)).status).toBe(200);
 
     gate.close();
@@ -168,7 +175,7 @@ describe("a deployment's address while its live revision starts again after a re
   });
 
   it('tries the live revision again, waiting longer each time, until it starts', async () => {
-    const { deployment, revisionId, url } = await deployGated('retried');
+    const { deployment, revisionId, url } = await deployGated();
 
     gate.endRuntimes();
     await cp.stop();
