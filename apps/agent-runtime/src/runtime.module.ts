@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PersistenceModule, type Persistence } from '#libs/persistence';
 import { A2aModule } from './a2a/a2a.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AssistantsModule } from './assistants/assistants.module.js';
 import { AuthorizationModule } from './authorization/authorization.module.js';
 import { CronRecordsModule } from './crons/cron-records.module.js';
@@ -50,6 +51,7 @@ export class RuntimeModule {
         A2aModule,
         McpModule,
         ReloadModule,
+        AuditModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import { audit, AUDIT_HELP } from './audit/audit.command.js';
 import { buildImage, BUILD_IMAGE_HELP } from './build-image/build-image.command.js';
 import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
@@ -17,6 +18,7 @@ Commands:
   deploy  deploy an application to a control plane; list, logs, revisions, delete deployments
   build-image  write the Dockerfile of an application's runtime image, for a cluster listener
   listener     run a cluster listener: deploy the deployments naming it into Kubernetes
+  audit   verify the event log's hash chain (tamper evidence)
 
 Options:
   -v, --version  print the version
@@ -30,6 +32,7 @@ const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
   deploy: { run: deploy, help: DEPLOY_HELP },
   'build-image': { run: buildImage, help: BUILD_IMAGE_HELP },
   listener: { run: listener, help: LISTENER_HELP },
+  audit: { run: audit, help: AUDIT_HELP },
 };
 
 async function main(argv: readonly string[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PersistenceModule } from '#libs/persistence';
+import { AuditModule } from './audit/audit.module.js';
 import { ClusterProtocolModule } from './cluster-protocol/cluster-protocol.module.js';
 import { DeployerModule, type DeployerLog } from './deployer/deployer.module.js';
 import { DeploymentsModule } from './deployments/deployments.module.js';
@@ -29,6 +30,7 @@ export class ControlPlaneModule {
         IntegrationsModule,
         TracingModule,
         UploadsModule,
+        AuditModule,
         ...(log ? [DeployerModule.forRoot(resources, log)] : []),
       ],
     };

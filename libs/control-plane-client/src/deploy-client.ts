@@ -1,5 +1,6 @@
 import { SilenceWatch } from './silence-watch.js';
 import { readSse } from './sse.js';
+import type { VerificationAnswer } from '#libs/event-store';
 
 /** A deployment's secret as the API takes it (its value is never answered back). */
 export interface Secret {
@@ -227,6 +228,12 @@ export class DeployClient {
     } finally {
       silence.stop();
     }
+  }
+
+  /** The platform's event log checked against its hash chain (and `head`, `position:hash`). */
+  verifyAudit(head: string | undefined): Promise<VerificationAnswer> {
+    // A long log takes a while to walk: the per-request timeout would cut it short.
+    return this.request('GET', '/v2/audit/verify', { query: { head }, timeoutMs: 30 * 60_000 });
   }
 
   private logsPath(id: string, revisionId: string | undefined): string {

@@ -1,6 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import {
   anyObject as object,
+  AUDIT_VERIFICATION_SCHEMA,
   listOf,
   nullable,
   record,
@@ -206,4 +207,5 @@ export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   Count: { type: 'integer', minimum: 0, description: 'How many match.' },
   RunResult: { description: "The thread's values when the run ended (or its error)." },
   Info: { ...object, description: 'What this runtime serves.' },
+  AuditVerification: AUDIT_VERIFICATION_SCHEMA,
 };

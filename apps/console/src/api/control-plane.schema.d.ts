@@ -404,6 +404,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuditController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -897,6 +913,26 @@ export interface components {
         /** @description What this control plane runs on. */
         ControlPlaneInfo: {
             [key: string]: unknown;
+        };
+        /** @description The event log checked against its hash chain: verified up to a head, or the first break. */
+        AuditVerification: {
+            verified: boolean;
+            events: number;
+            deleted?: number;
+            /** @description A chain head: position:sha256 */
+            head?: string;
+            pending?: number;
+            break?: {
+                /** @enum {string} */
+                kind: "edited" | "missing" | "reordered" | "inserted" | "chain_altered" | "head_mismatch";
+                position: number;
+                detail: string;
+                /** Format: uuid */
+                event_id?: string;
+            };
+            /** @description A chain head: position:sha256 */
+            published_head?: string;
+            summary: string;
         };
     };
     responses: never;
@@ -2143,6 +2179,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReceivedUpload"];
+                };
+            };
+            /** @description The request breaks the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    AuditController_verify: {
+        parameters: {
+            query: {
+                head: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerification"];
                 };
             };
             /** @description The request breaks the schema */

@@ -1,5 +1,13 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { anyObject, listOf, nullable, record, timestamp, uuid } from '#libs/http';
+import {
+  anyObject,
+  AUDIT_VERIFICATION_SCHEMA,
+  listOf,
+  nullable,
+  record,
+  timestamp,
+  uuid,
+} from '#libs/http';
 import { DEPLOYMENT_STATUSES, REVISION_STATUSES } from '../deployments/domain/deployment.types.js';
 
 const maskedSecrets: SchemaObject = {
@@ -211,4 +219,5 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     "A revision's log lines (build and deploy).",
   ),
   ControlPlaneInfo: { ...anyObject, description: 'What this control plane runs on.' },
+  AuditVerification: AUDIT_VERIFICATION_SCHEMA,
 };
