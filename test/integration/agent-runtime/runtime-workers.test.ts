@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { Client, type Run } from '@langchain/langgraph-sdk';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
@@ -202,16 +202,42 @@ describe('agent runtime workers: crashes, retries and a separate API tier', () =
     let api: RuntimeProcess;
     let queue: RuntimeProcess;
     let client: Client;
+    /** The two processes running, their database, and the worker settings they were started with. */
+    let tiers:
+      | { database: TestDatabase; processes: RuntimeProcess[]; workerEnv: string }
+      | undefined;
 
+    async function stopTiers(): Promise<void> {
+      if (!tiers) return;
+      for (const runtime of tiers.processes) await runtime.stop();
+      await tiers.database.drop();
+      tiers = undefined;
+    }
+
+    /**
+     * The API process and the queue process, side by side on a fresh database; the tests that ask
+     * for the same worker settings share them (none leaves a run going or a thread busy).
+     */
     async function startTiers(label: string, workerEnv: Record<string, string>): Promise<void> {
-      await freshDatabase(label);
-      api = await start({ BERTH_RUN_WORKERS: 'false' });
-      queue = await start({ ...workerEnv, BERTH_SERVE_API: 'false' });
+      if (tiers?.workerEnv === JSON.stringify(workerEnv)) return;
+      await stopTiers();
+      const database = await createTestDatabase(label);
+      const processes = await Promise.all([
+        startRuntime({ databaseUrl: database.url, env: { BERTH_RUN_WORKERS: 'false' } }),
+        startRuntime({
+          databaseUrl: database.url,
+          env: { ...workerEnv, BERTH_SERVE_API: 'false' },
+        }),
+      ]);
+      tiers = { database, processes, workerEnv: JSON.stringify(workerEnv) };
+      [api, queue] = processes;
       client = clientOf(api);
     }
 
+    afterAll(stopTiers, 60_000);
+
     it('serves nothing of the API from the queue process but its probe and its figures', async () => {
-      await startTiers('runtime_workers_queue_only', {});
+      await startTiers('runtime_workers_tiers', { BERTH_RUN_LEASE_SECONDS: '3' });
       const headers = { 'x-api-key': queue.apiKey };
       expect((await fetch(`${queue.url}/ok`)).status).toBe(200);
       expect((await fetch(`${queue.url}/metrics`, { headers })).status).toBe(200);
@@ -275,7 +301,7 @@ describe('agent runtime workers: crashes, retries and a separate API tier', () =
     }, 60_000);
 
     it('streams a live run of the worker process through the API process, and cancels it', async () => {
-      await startTiers('runtime_workers_tiers_cancel', { BERTH_RUN_LEASE_SECONDS: '3' });
+      await startTiers('runtime_workers_tiers', { BERTH_RUN_LEASE_SECONDS: '3' });
       const run = await slowRun(client, 100, 40);
       const response = await openStream(api, run.thread_id, run.run_id);
       let custom = 0;
