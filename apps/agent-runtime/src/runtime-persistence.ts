@@ -1,4 +1,5 @@
 import type { ObjectLiteral } from 'typeorm';
+import { DataKeyStore, resolveMasterKey } from '#libs/encryption';
 import type { Projection } from '#libs/event-store';
 import { openPersistence, type Persistence, type PoolSizes } from '#libs/persistence';
 import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
@@ -13,6 +14,8 @@ import { storeProjection } from './store/store.projection.js';
 import { THREAD_MIGRATIONS } from './threads/thread.entity.js';
 import { threadsProjection } from './threads/threads.projection.js';
 import type { StorageConfig } from './runtime.config.js';
+import { EncryptingEventStore } from './encryption/encrypting-event-store.js';
+import { ENCRYPTION_MIGRATIONS } from './encryption/thread-erasure.migrations.js';
 
 const PROJECTIONS = [
   assistantsProjection,
@@ -22,12 +25,16 @@ const PROJECTIONS = [
   cronsProjection,
 ] as unknown as Projection<ObjectLiteral>[];
 
-/** The runtime's database: its event log, read models and run queue. */
-export function openRuntimePersistence(
+/**
+ * The runtime's database: its event log (a thread's content encrypted under the thread's data
+ * key, see EncryptingEventStore), its key store, read models and run queue.
+ */
+export async function openRuntimePersistence(
   config: StorageConfig,
   onError: (error: unknown) => void,
   poolSizes?: PoolSizes,
 ): Promise<Persistence> {
+  const masterKey = await resolveMasterKey(config.masterKey);
   return openPersistence({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -40,9 +47,12 @@ export function openRuntimePersistence(
       ...STORE_MIGRATIONS,
       ...CRON_MIGRATIONS,
       ...SOCKET_TICKET_MIGRATIONS,
+      ...ENCRYPTION_MIGRATIONS,
     ],
     projections: PROJECTIONS,
     poolSizes,
     onError,
+    wrapEventStore: (store, pool) =>
+      Promise.resolve(new EncryptingEventStore(store, new DataKeyStore(pool, masterKey))),
   });
 }

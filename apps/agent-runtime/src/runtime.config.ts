@@ -9,6 +9,7 @@ import {
   type Environment,
 } from '#libs/config';
 import { MIN_RUNTIME_CONNECTIONS } from '#libs/deployment-databases';
+import { keyFileIn, type MasterKeySources } from '#libs/encryption';
 
 export { ConfigError };
 
@@ -18,6 +19,12 @@ export interface RuntimeConfig {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly eventStoreUrl: string | undefined;
+  /**
+   * Where the master key that wraps the data keys comes from: BERTH_MASTER_KEY, else
+   * LANGGRAPH_AES_KEY, else the key file (BERTH_MASTER_KEY_FILE, or `master-key` in the data
+   * directory), generated the first time.
+   */
+  readonly masterKey: MasterKeySources;
   readonly port: number;
   readonly host: string;
   /** The keys every request must carry one of in `x-api-key` (see ApiKeys). */
@@ -78,6 +85,8 @@ export const SECRET_VARIABLES = [
   'BERTH_API_KEY',
   'BERTH_API_KEY_SHA256',
   'BERTH_TRACING_TOKEN',
+  'BERTH_MASTER_KEY',
+  'LANGGRAPH_AES_KEY',
 ] as const;
 
 /** Removes the secret variables from `env` (the process environment, which graphs can read). */
@@ -86,14 +95,24 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
 }
 
 /** Where a runtime keeps its events and read models. */
-export type StorageConfig = Pick<RuntimeConfig, 'databaseUrl' | 'dataDir' | 'eventStoreUrl'>;
+export type StorageConfig = Pick<
+  RuntimeConfig,
+  'databaseUrl' | 'dataDir' | 'eventStoreUrl' | 'masterKey'
+>;
 
 /** The storage part alone, for tools that open a runtime's database without serving it. */
 export function loadStorageConfig(env: Environment = process.env): StorageConfig {
+  const dataDir = resolve(text(env.BERTH_DATA_DIR) ?? '.berth');
+  const keyFile = text(env.BERTH_MASTER_KEY_FILE);
   return {
     databaseUrl: text(env.DATABASE_URL),
-    dataDir: resolve(text(env.BERTH_DATA_DIR) ?? '.berth'),
+    dataDir,
     eventStoreUrl: text(env.EVENTSTORE_URL),
+    masterKey: {
+      berthMasterKey: text(env.BERTH_MASTER_KEY),
+      langgraphAesKey: env.LANGGRAPH_AES_KEY || undefined,
+      keyFile: keyFile ? resolve(keyFile) : keyFileIn(dataDir),
+    },
   };
 }
 

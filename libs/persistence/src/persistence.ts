@@ -46,6 +46,11 @@ export interface PersistenceOptions {
   /** The most connections each pool opens (splitConnectionBudget); 10 each by default. */
   readonly poolSizes?: PoolSizes;
   readonly onError: (error: unknown) => void;
+  /**
+   * The event store everything else is given, made of the one connected, once the migrations ran
+   * (the runtime's encryption wraps it here).
+   */
+  readonly wrapEventStore?: (store: EventStore, pool: pg.Pool) => Promise<EventStore>;
 }
 
 export interface Persistence {
@@ -135,13 +140,13 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
   };
   const sizes = options.poolSizes ?? DEFAULT_POOL_SIZES;
   try {
-    const eventStore = await connectEventStore({
+    const connected = await connectEventStore({
       eventStoreUrl: options.eventStoreUrl,
       databaseUrl: database.url,
       poolSize: sizes.eventStore,
       onError,
     });
-    closers.push(() => eventStore.close());
+    closers.push(() => connected.close());
     const pool = new pg.Pool({
       Client: CountedClient,
       connectionString: database.url,
@@ -165,6 +170,9 @@ export async function openPersistence(options: PersistenceOptions): Promise<Pers
       return Promise.resolve();
     });
     await migrate(pool, 'read_model_migrations', [...PROJECTION_MIGRATIONS, ...options.migrations]);
+    const eventStore = options.wrapEventStore
+      ? await options.wrapEventStore(connected, pool)
+      : connected;
     const dataSource = new DataSource({
       type: 'postgres',
       url: database.url,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
-import { queryRows } from '../../support/database-query.js';
+import { openedEvents } from '../../support/opened-events.js';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const AUTH_APP = resolve('test/fixtures/compat-app/auth-app.json');
+const MASTER_KEY = randomBytes(32).toString('hex');
 
 interface Figures {
   readonly rows: number;
@@ -24,7 +25,7 @@ describe('GET /threads/{thread_id}/storage', () => {
   const suite = runtimeSuite(
     'runtime_thread_storage',
     { maxRetries: 0 },
-    { graphConfig: AUTH_APP },
+    { graphConfig: AUTH_APP, env: { BERTH_MASTER_KEY: MASTER_KEY } },
   );
   const bearer = (user: string) => ({ authorization: `Bearer user-${user}` });
   const as = (user: string): Client =>
@@ -38,35 +39,51 @@ describe('GET /threads/{thread_id}/storage', () => {
   const storageOf = (threadId: string, user: string): Promise<Response> =>
     fetch(`${suite.runtime.url}/threads/${threadId}/storage`, { headers: bearer(user) });
 
-  /** The same figures summed by hand over the thread's checkpoint stream. */
+  /**
+   * The same figures summed by hand over the thread's checkpoint stream as the database holds it,
+   * each event opened with the thread's key (the log stores a thread's content encrypted), and
+   * measured as its JSON text.
+   */
   const databaseFigures = async (threadId: string) => {
-    const [row = {}] = await queryRows<Record<string, string>>(
+    const events = await openedEvents(
       suite.database.url,
-      `select coalesce(sum(octet_length(data::text)), 0) as total,
-              count(*) filter (where event_type = 'CheckpointSaved') as checkpoints,
-              coalesce(sum(octet_length(data::text))
-                filter (where event_type = 'CheckpointWritesSaved'), 0) as write_bytes,
-              coalesce(sum(jsonb_array_length(data->'writes'))
-                filter (where event_type = 'CheckpointWritesSaved'), 0) as writes
-         from es_events where stream_id = $1`,
+      MASTER_KEY,
+      'where stream_id = $1 order by stream_position',
       [`checkpoints-${threadId}`],
     );
-    const [values = {}] = await queryRows<Record<string, string>>(
-      suite.database.url,
-      `select count(*) as n, coalesce(sum(octet_length(v.value::text)), 0) as bytes
-         from es_events, jsonb_each(data->'checkpoint'->'value'->'channel_values') v
-        where stream_id = $1 and event_type = 'CheckpointSaved'`,
-      [`checkpoints-${threadId}`],
-    );
+    const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+    const figures = {
+      total: 0,
+      checkpoints: 0,
+      writes: 0,
+      writeBytes: 0,
+      values: 0,
+      valueBytes: 0,
+    };
+    for (const { event_type: type, data, opened } of events) {
+      expect(opened).toBe(true);
+      figures.total += bytesOf(data);
+      if (type === 'CheckpointWritesSaved') {
+        figures.writes += (data['writes'] as unknown[]).length;
+        figures.writeBytes += bytesOf(data);
+      }
+      if (type !== 'CheckpointSaved') continue;
+      figures.checkpoints += 1;
+      const checkpoint = data['checkpoint'] as { value?: { channel_values?: object } };
+      for (const value of Object.values(checkpoint.value?.channel_values ?? {})) {
+        figures.values += 1;
+        figures.valueBytes += bytesOf(value);
+      }
+    }
     return {
-      total_bytes: Number(row['total']),
-      checkpoints: Number(row['checkpoints']),
-      pending_writes: { rows: Number(row['writes']), bytes: Number(row['write_bytes']) },
-      channel_values: { rows: Number(values['n']), bytes: Number(values['bytes']) },
+      total_bytes: figures.total,
+      checkpoints: figures.checkpoints,
+      pending_writes: { rows: figures.writes, bytes: figures.writeBytes },
+      channel_values: { rows: figures.values, bytes: figures.valueBytes },
     };
   };
 
-  it("counts the bytes of the thread's checkpoints as the database holds them, growing with a run", async () => {
+  it("counts the bytes of the thread's checkpoints as the log holds them (opened), growing with a run", async () => {
     const alice = as('alice');
     const thread = await alice.threads.create();
     const before = await storageOf(thread.thread_id, 'alice');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readSse } from '../../support/sse.js';
-import { queryRows } from '../../support/database-query.js';
+import { randomBytes } from 'node:crypto';
+import { openedEvents } from '../../support/opened-events.js';
 import { apiRequest, runtimeSuite } from '../../support/runtime-suite.js';
 
 const QUESTION = { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] };
 const STREAM_MODE = ['values', 'updates', 'messages-tuple'];
+const MASTER_KEY = randomBytes(32).toString('hex');
 
 interface Chunk {
   readonly id: string | undefined;
@@ -13,7 +15,7 @@ interface Chunk {
 }
 
 describe('values chunks stored as what changed', () => {
-  const suite = runtimeSuite('values_chunk_deltas');
+  const suite = runtimeSuite('values_chunk_deltas', {}, { env: { BERTH_MASTER_KEY: MASTER_KEY } });
   const request = (): ReturnType<typeof apiRequest> => apiRequest(suite);
 
   async function chunksOf(response: Response): Promise<Chunk[]> {
@@ -53,13 +55,20 @@ describe('values chunks stored as what changed', () => {
     // thread's previous run ended, the others since the chunk before.
     const runs = await suite.client.runs.list(thread.thread_id, { limit: 2 });
     const previousRun = runs.find((run) => run.run_id !== runId)?.run_id;
-    const stored = await queryRows<{ extends: { run?: string; seq: number }; bytes: number }>(
+    // The log holds them encrypted under the thread's key: opened, as the runtime reads them.
+    const runEvents = await openedEvents(
       suite.database.url,
-      `select data->'extends' as extends, octet_length(data->>'data') as bytes
-         from es_events where stream_id = $1 and data->>'event' = 'values'
-        order by stream_position`,
+      MASTER_KEY,
+      'where stream_id = $1 order by stream_position',
       [`run-${runId}`],
     );
+    const bytesOf = (value: unknown): number => JSON.stringify(value).length;
+    const stored = runEvents
+      .filter((event) => event.data['event'] === 'values')
+      .map((event) => ({
+        extends: event.data['extends'] as { run?: string; seq: number },
+        bytes: bytesOf(event.data['data']),
+      }));
     expect(stored).toHaveLength(values.length);
     expect(stored[0]?.extends).toMatchObject({ run: previousRun, seq: -1 });
     for (const [index, row] of stored.entries()) {
@@ -69,12 +78,12 @@ describe('values chunks stored as what changed', () => {
 
     // Its outcome keeps the final values as what changed since the last chunk; every reader of
     // them (join, the thread's values, its state) gets them whole.
-    const [outcome] = await queryRows<{ values_extends: { seq: number } | null; bytes: number }>(
-      suite.database.url,
-      `select data->'values_extends' as values_extends, octet_length(data->>'values') as bytes
-         from es_events where stream_id = $1 and event_type = 'RunFinished'`,
-      [`run-${runId}`],
-    );
+    const outcome = runEvents
+      .filter((event) => event.event_type === 'RunFinished')
+      .map((event) => ({
+        values_extends: event.data['values_extends'] as { seq: number } | null,
+        bytes: bytesOf(event.data['values']),
+      }))[0];
     const finalValues = values.at(-1)?.data;
     expect(outcome?.values_extends).toMatchObject({ seq: Number(values.at(-1)?.id) });
     expect(outcome?.bytes).toBeLessThan(JSON.stringify(finalValues).length / 5);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { runtimeConnectionsOf } from '#libs/deployment-databases';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
@@ -102,6 +103,10 @@ export class RuntimeLauncher {
       DATABASE_URL: await sandbox.databaseUrlOf(deploymentId, deployment.database ?? ''),
       HOME: workspace.dirs.home,
       BERTH_DATA_DIR: workspace.dirs.revision,
+      // The deployment's master key outlives its revisions (each has a data directory of its
+      // own): every revision reads what the ones before it encrypted. A BERTH_MASTER_KEY secret
+      // of the deployment comes first.
+      BERTH_MASTER_KEY_FILE: join(workspace.dirs.home, '.berth-master-key'),
       BERTH_GRAPH_CONFIG: tree.graphConfigFile(
         deploymentId,
         revision.revision_id,

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@langchain/langgraph-sdk';
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import {
+  DataKeyStore,
+  keyFileIn,
+  openFields,
+  resolveMasterKey,
+  sealedPartOf,
+  type JsonFields,
+} from '#libs/encryption';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
+import { queryRows } from '../../support/database-query.js';
+import { within } from '../../support/within.js';
+
+const run = promisify(execFile);
+const REBUILD = resolve('dist/apps/agent-runtime/src/rebuild-projections.js');
+const MASTER_KEY = randomBytes(32).toString('hex');
+const READ_MODELS = [
+  ['assistants', 'assistant_id'],
+  ['threads', 'thread_id'],
+  ['runs', 'run_id'],
+  ['store_items', 'item_id'],
+  ['crons', 'cron_id'],
+] as const;
+
+interface DumpedEvent {
+  readonly stream_id: string;
+  readonly event_type: string;
+  readonly data: JsonFields;
+}
+
+/** Every row of every table of the database, as text: a dump without pg_dump. */
+async function dumpTables(url: string): Promise<Map<string, string[]>> {
+  const tables = await queryRows<{ name: string }>(
+    url,
+    `select quote_ident(table_name) as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
+  const dump = new Map<string, string[]>();
+  for (const { name } of tables) {
+    const rows = await queryRows<{ row: string }>(url, `select t::text as row from ${name} t`);
+    dump.set(
+      name,
+      rows.map((row) => row.row),
+    );
+  }
+  return dump;
+}
+
+const occurrences = (texts: Iterable<string>, planted: string): number => {
+  let found = 0;
+  for (const text of texts) found += text.split(planted).length - 1;
+  return found;
+};
+
+/** The dumped log's events opened with the key store as it stands now (what a thief could read). */
+async function openedWithTodaysKeys(
+  url: string,
+  events: readonly DumpedEvent[],
+): Promise<string[]> {
+  const master = await resolveMasterKey({
+    berthMasterKey: MASTER_KEY,
+    keyFile: keyFileIn(join(tmpdir(), 'unused')),
+  });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const keys = new DataKeyStore(client, master);
+    const texts: string[] = [];
+    for (const event of events) {
+      const sealed = sealedPartOf(event.data);
+      const key = sealed && (await keys.keyById(sealed.key_id));
+      texts.push(JSON.stringify(sealed && key ? openFields(event.data, sealed, key) : event.data));
+    }
+    return texts;
+  } finally {
+    await client.end();
+  }
+}
+
+async function readModels(url: string): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const [table, key] of READ_MODELS) {
+    tables[table] = await queryRows(url, `select * from ${table} order by ${key}`);
+  }
+  return tables;
+}
+
+describe('a deleted thread is erased: from every table, and from the log dumped before', () => {
+  let database: TestDatabase;
+  let runtime: RuntimeProcess;
+  let client: Client;
+  const tag = randomBytes(6).toString('hex');
+  const planted = {
+    input: `card-4111-${tag}-INPUT`,
+    metadata: `passport-${tag}-META`,
+    runMetadata: `note-${tag}-RUNMETA`,
+    state: `diagnosis-${tag}-STATE`,
+  };
+  const kept = `kept-${tag}-LIVE`;
+  const keptSecret = kept;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('runtime_erasure');
+    runtime = await startRuntime({
+      databaseUrl: database.url,
+      env: { BERTH_MASTER_KEY: MASTER_KEY },
+    });
+    client = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
+  }, 90_000);
+
+  afterAll(async () => {
+    await runtime.stop();
+    await database.drop();
+  });
+
+  it('finds none of the strings planted in a thread once it is deleted, and 404s its runs', async () => {
+    const thread = await client.threads.create({ metadata: { secret: planted.metadata } });
+    const run = await client.runs.create(thread.thread_id, 'agent', {
+      input: { messages: [{ role: 'user', content: `Weather in Paris? ${planted.input}` }] },
+      metadata: { note: planted.runMetadata },
+    });
+    await client.runs.join(thread.thread_id, run.run_id);
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ role: 'user', content: planted.state }] },
+    });
+    const other = await client.threads.create({ metadata: { secret: kept } });
+    await client.runs.wait(other.thread_id, 'agent', {
+      input: { messages: [{ role: 'user', content: `Weather in Oslo? ${kept}` }] },
+    });
+
+    const before = await dumpTables(database.url);
+    const dumpedEvents = await queryRows<DumpedEvent>(
+      database.url,
+      'select stream_id, event_type, data from es_events order by global_position',
+    );
+    // At rest, the log holds none of it in clear; opened with the keys, all of it.
+    const logBefore = dumpedEvents.map((event) => JSON.stringify(event.data));
+    const openedBefore = await openedWithTodaysKeys(database.url, dumpedEvents);
+    for (const text of [...Object.values(planted), kept]) {
+      expect(occurrences(logBefore, text)).toBe(0);
+      expect(occurrences(openedBefore, text)).toBeGreaterThan(0);
+    }
+    const plantedBefore = Object.values(planted).reduce(
+      (sum, text) => sum + occurrences(openedBefore, text) + occurrences(allRows(before), text),
+      0,
+    );
+
+    await client.threads.delete(thread.thread_id);
+    await within(
+      (async () => {
+        while (
+          (
+            await queryRows(database.url, 'select 1 from threads where thread_id = $1', [
+              thread.thread_id,
+            ])
+          ).length > 0
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })(),
+      10_000,
+      'the deleted thread leaves its read model',
+    );
+
+    const after = await dumpTables(database.url);
+    const openedAfter = await openedWithTodaysKeys(database.url, dumpedEvents);
+    const found = Object.fromEntries(
+      Object.entries(planted).map(([field, text]) => [
+        field,
+        occurrences(allRows(after), text) + occurrences(openedAfter, text),
+      ]),
+    );
+    const foundTotal = Object.values(found).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Erasure: ${Object.keys(planted).length} strings planted (${plantedBefore} occurrences ` +
+        `before the deletion, log opened and tables); found after the deletion: ${foundTotal} ` +
+        `(${JSON.stringify(found)}), in ${after.size} tables and ${dumpedEvents.length} dumped events`,
+    );
+    expect(found).toEqual({ input: 0, metadata: 0, runMetadata: 0, state: 0 });
+    // The other thread is still whole.
+    expect(occurrences(openedAfter, kept)).toBeGreaterThan(0);
+    expect((await client.threads.get(other.thread_id)).metadata).toMatchObject({ secret: kept });
+
+    await expect(client.runs.get(thread.thread_id, run.run_id)).rejects.toThrow(/404/);
+    await expect(client.runs.join(thread.thread_id, run.run_id)).rejects.toThrow(/404/);
+    const replay = await fetch(
+      `${runtime.url}/threads/${thread.thread_id}/runs/${run.run_id}/stream`,
+      {
+        headers: { 'x-api-key': runtime.apiKey, 'last-event-id': '0' },
+      },
+    );
+    expect(replay.status).toBe(404);
+    expect(await replay.json()).toHaveProperty('detail');
+  }, 120_000);
+
+  it('rebuilds read models from zero equal to the live ones after the deletion', async () => {
+    await runtime.stop();
+    const live = await readModels(database.url);
+    await run(process.execPath, [REBUILD], {
+      env: { ...process.env, DATABASE_URL: database.url, BERTH_MASTER_KEY: MASTER_KEY },
+    });
+    expect(await readModels(database.url)).toEqual(live);
+    // Started again, the runtime reads what its key store still holds.
+    runtime = await startRuntime({
+      databaseUrl: database.url,
+      env: { BERTH_MASTER_KEY: MASTER_KEY },
+    });
+    const again = new Client({ apiUrl: runtime.url, apiKey: runtime.apiKey });
+    const [kept] = await again.threads.search({ metadata: { secret: keptSecret } });
+    expect(kept).toBeDefined();
+    await expect(again.threads.get(randomUUID())).rejects.toThrow(/404/);
+  }, 120_000);
+});
+
+function allRows(dump: Map<string, string[]>): string[] {
+  return [...dump.values()].flat();
+}
