@@ -204,8 +204,7 @@ describe('agent runtime workers: crashes, retries and a separate API tier', () =
     let client: Client;
     /** The two processes running, their database, and the worker settings they were started with. */
     let tiers:
-      | { database: TestDatabase; processes: RuntimeProcess[]; workerEnv: string }
-      | undefined;
+      { database: TestDatabase; processes: RuntimeProcess[]; workerEnv: string } | undefined;
 
     async function stopTiers(): Promise<void> {
       if (!tiers) return;
