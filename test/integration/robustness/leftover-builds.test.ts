@@ -34,18 +34,25 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 
 const jailed = (await whyUnsealable()) === undefined;
 
+/** The control plane of the file's tests: the first test kills it and starts the next one. */
+let live: ControlPlaneProcess | undefined;
+
+afterAll(async () => {
+  await live?.dispose();
+});
+
+/** The control plane running, or a new one when there is none (or it was killed). */
+async function runningControlPlane(): Promise<ControlPlaneProcess> {
+  if (!live || live.child.exitCode !== null || live.child.signalCode !== null) {
+    await live?.dispose();
+    live = await startControlPlane();
+  }
+  return live;
+}
+
 describe('a build a killed control plane left running', () => {
-  let first: ControlPlaneProcess | undefined;
-  let second: ControlPlaneProcess | undefined;
-
-  afterAll(async () => {
-    if (second) await second.dispose();
-    else await first?.dispose();
-  });
-
   it('ends with it in its jail, or is ended by the next control plane before it builds again', async () => {
-    first = await startControlPlane();
-    const cp = first;
+    const cp = await runningControlPlane();
     const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
       name: `leftover-${Date.now()}`,
       source: 'internal_source',
@@ -81,17 +88,17 @@ describe('a build a killed control plane left running', () => {
       expect(alive(sleeping[0]?.pid ?? 0)).toBe(true);
     }
 
-    second = await startControlPlane({
+    const second = await startControlPlane({
       dataDir: cp.dataDir,
       databaseUrl: cp.databaseUrl,
       port: cp.port,
     });
+    live = second;
     if (!jailed) {
       await until(() => !alive(sleeping[0]?.pid ?? 0), 'the leftover build process ended');
-      const restarted = second;
       await until(
         () =>
-          restarted
+          second
             .output()
             .includes('Ended 1 build command(s) that a stopped control plane left running'),
         'the restarted control plane says it ended the leftover',
@@ -103,15 +110,9 @@ describe('a build a killed control plane left running', () => {
 });
 
 describe('a build that leaves a daemon behind', () => {
-  let cp: ControlPlaneProcess | undefined;
-
-  afterAll(async () => {
-    await cp?.dispose();
-  });
-
   const itWhereJailed = jailed ? it : it.skip;
   itWhereJailed('ends it with the build: nothing of a build outlives its command', async () => {
-    cp = await startControlPlane();
+    const cp = await runningControlPlane();
     const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
       name: `daemon-${Date.now()}`,
       source: 'internal_source',
