@@ -29,7 +29,7 @@ export interface RuntimeConfig {
   readonly host: string;
   /** The keys every request must carry one of in `x-api-key` (see ApiKeys). */
   readonly apiKeys: ApiKeys;
-  /** How many runs one process executes at once. */
+  /** The most runs one process executes at once (how many below it follows its load). */
   readonly workerConcurrency: number;
   /** How long a worker's claim on a run lasts without a heartbeat. */
   readonly leaseSeconds: number;
@@ -144,9 +144,9 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     port: envInteger('BERTH_RUNTIME_PORT', env.BERTH_RUNTIME_PORT, 8123, PORT_RANGE),
     host: text(env.BERTH_HOST) ?? '127.0.0.1',
     apiKeys: apiKeysOf(env),
-    workerConcurrency: envInteger('BERTH_WORKER_CONCURRENCY', env.BERTH_WORKER_CONCURRENCY, 16, {
+    workerConcurrency: envInteger('BERTH_WORKER_CONCURRENCY', env.BERTH_WORKER_CONCURRENCY, 1000, {
       min: 1,
-      max: 1000,
+      max: 100_000,
     }),
     leaseSeconds: envInteger('BERTH_RUN_LEASE_SECONDS', env.BERTH_RUN_LEASE_SECONDS, 15, {
       min: 2,

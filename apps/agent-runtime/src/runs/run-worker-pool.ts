@@ -10,9 +10,12 @@ import {
   type RunQueue,
 } from '../run-records/run-queue.js';
 import type { RunSignals } from '../run-records/run-signals.js';
+import { AdmissionControl } from './admission/admission-control.js';
+import { admissionSettingsOf } from './admission/admission-decider.js';
 
 export interface RunWorkerPoolOptions {
   readonly workerId: string;
+  /** The most runs at once; how many it takes below that follows the load (admission/). */
   readonly concurrency: number;
   readonly leaseSeconds: number;
   /** The fallback when no wake-up arrives: runs whose worker died are found this way too. */
@@ -22,7 +25,8 @@ export interface RunWorkerPoolOptions {
 
 /**
  * Claims runs as soon as they are queued (woken in-process by the API, or by a PostgreSQL
- * notification from another process) and executes up to `concurrency` at once.
+ * notification from another process) and executes as many at once as the process bears (its
+ * event loop and heap, admission/), up to `concurrency`.
  */
 export class RunWorkerPool {
   private readonly logger = new Logger('workers');
@@ -36,6 +40,7 @@ export class RunWorkerPool {
   private dueTimer: NodeJS.Timeout | undefined;
   private listener: pg.Client | undefined;
   private unlisten: (() => void) | undefined;
+  private readonly admission: AdmissionControl;
 
   constructor(
     private readonly queue: RunQueue,
@@ -45,9 +50,17 @@ export class RunWorkerPool {
   ) {
     // Each run in progress listens to the pool's shutdown until it ends: up to `concurrency` at once.
     setMaxListeners(options.concurrency + 1, this.shutdown.signal);
+    this.admission = new AdmissionControl(
+      admissionSettingsOf(options.concurrency),
+      () => ({ active: this.active.size, held: this.claimDeferred }),
+      () => {
+        this.pump();
+      },
+    );
   }
 
   async start(): Promise<void> {
+    this.admission.start();
     this.unlisten = this.signals.onWake(() => {
       this.pump();
     });
@@ -62,6 +75,7 @@ export class RunWorkerPool {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     clearTimeout(this.dueTimer);
+    this.admission.stop();
     this.unlisten?.();
     this.shutdown.abort();
     await Promise.allSettled([...this.active]);
@@ -89,13 +103,13 @@ export class RunWorkerPool {
   }
 
   /**
-   * Claims as many runs as there are free workers, in one statement. A claim that comes back
+   * Claims as many runs as there are free slots under the admission limit, in one statement. A claim that comes back
    * short found nothing else to start: the next look is for a wake, a due delayed run, a run of
    * this pool ending while others wait, or the poll.
    */
   private async claimWhileFree(): Promise<void> {
     while (!this.shutdown.signal.aborted) {
-      const free = this.options.concurrency - this.active.size;
+      const free = this.admission.limit - this.active.size;
       if (free <= 0) {
         this.claimDeferred = true;
         return;
@@ -123,10 +137,12 @@ export class RunWorkerPool {
       })
       .then((end) => {
         this.active.delete(running);
+        this.admission.noteActive(this.active.size);
         // A wake that came while every worker was busy is answered now.
         if (end.othersPending || this.claimDeferred) this.pump();
       });
     this.active.add(running);
+    this.admission.noteActive(this.active.size);
   }
 
   /** Delayed runs start when they fall due, not at the next poll. */
