@@ -1,6 +1,10 @@
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
+import {
+  loadJailSettings,
+  runtimeHeapMegabytes,
+} from '../../apps/control-plane/src/isolation/jail-settings.js';
 import { measureInProcessLangGraph } from './in-process-langgraph.js';
 import {
   EXAMPLE_GRAPH_CONFIG,
@@ -41,6 +45,7 @@ import {
   COLLECTS_ON_SIGNAL,
   collectingNodeOptions,
   printSoakTable,
+  SNAPSHOT_REQUEST,
   soakBench,
 } from './soak.bench-phase.js';
 
@@ -82,6 +87,10 @@ const PHASES = benchPhases(process.env.BENCH_PHASES);
  */
 const SOAK_RUNS = Math.max(100, Number(process.env.BENCH_SOAK_RUNS ?? 2_500));
 const SOAK_THREADS = 100;
+/** Where the soak writes the runtime's heap snapshots (after 1,000 runs and the last), if set. */
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOTS
+  ? resolve(process.env.BENCH_HEAP_SNAPSHOTS)
+  : undefined;
 const SOAK_SAMPLE_SECONDS = 10;
 const SOAK_IDLE_SECONDS = 10;
 
@@ -638,6 +647,7 @@ async function soakPhase(runtime: RuntimeProcess, berth: Target, alone: boolean)
     runtime: runtime.child,
     collects: runtime.output().includes(COLLECTS_ON_SIGNAL),
     sampleEverySeconds: SOAK_SAMPLE_SECONDS,
+    snapshotDir: SNAPSHOT_DIR,
     idleSeconds: SOAK_IDLE_SECONDS,
     newThread: () => createThread(berth),
     runOnce: (threadId) => runToItsEnd(berth, threadId),
@@ -992,7 +1002,12 @@ async function main(): Promise<void> {
       runtime = await startRuntime({
         databaseUrl: database.url,
         // The soak asks it for full collections (collect-on-signal.ts); nothing else changes.
-        env: { EVENTSTORE_URL: '', NODE_OPTIONS: collectingNodeOptions(process.env.NODE_OPTIONS) },
+        env: {
+          EVENTSTORE_URL: '',
+          // The heap a jailed runtime gets by default (the platform sizes it from the jail's limit).
+          NODE_OPTIONS: `${collectingNodeOptions(process.env.NODE_OPTIONS)} --max-old-space-size=${runtimeHeapMegabytes(loadJailSettings({}))}`,
+          ...(SNAPSHOT_DIR ? { [SNAPSHOT_REQUEST]: join(SNAPSHOT_DIR, 'request') } : {}),
+        },
       });
     })();
     const comparing = PHASES.has('comparison');

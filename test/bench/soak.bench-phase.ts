@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Row } from './bench-support.js';
@@ -7,6 +8,10 @@ import type { Row } from './bench-support.js';
 /** What collect-on-signal.ts prints once loaded, and after each collection. */
 export const COLLECTS_ON_SIGNAL = 'berth-bench: SIGUSR2 collects garbage';
 export const COLLECTED = 'berth-bench-collected';
+/** The runtime's environment variable naming the file where the soak asks for a heap snapshot. */
+export const SNAPSHOT_REQUEST = 'BERTH_BENCH_SNAPSHOT_REQUEST';
+/** Runs after which the soak's resident size is the base its growth is measured against. */
+export const SOAK_BASE_RUNS = 1_000;
 
 /**
  * `NODE_OPTIONS` for a runtime the soak can ask for full collections (collect-on-signal.ts, built
@@ -29,6 +34,8 @@ export interface SoakSample {
   /** The runtime's heap used just after a full collection, MiB: what it keeps. */
   readonly heapMb: number | undefined;
   readonly label: string;
+  /** The heap snapshot written with this sample, if any. */
+  readonly snapshot?: string;
 }
 
 export interface SoakOptions {
@@ -43,6 +50,11 @@ export interface SoakOptions {
   readonly sampleEverySeconds: number;
   /** Seconds the runtime is left idle after the last run, then sampled once more. */
   readonly idleSeconds: number;
+  /**
+   * Where heap snapshots are written after SOAK_BASE_RUNS runs and after the last (the runtime's
+   * SNAPSHOT_REQUEST names `<dir>/request`); none without it.
+   */
+  readonly snapshotDir?: string;
   readonly newThread: () => Promise<string>;
   /** One run on the thread, to its end; throws on any failure. */
   readonly runOnce: (threadId: string) => Promise<void>;
@@ -60,6 +72,7 @@ export interface SoakResult {
 
 const MIB = 1024 * 1024;
 const COLLECTION_TIMEOUT_MS = 10_000;
+const SNAPSHOT_TIMEOUT_MS = 120_000;
 
 /** The resident size of a process in MiB (VmRSS of /proc/<pid>/status); NaN without /proc. */
 export async function residentMb(pid: number): Promise<number> {
@@ -80,7 +93,10 @@ export async function residentMb(pid: number): Promise<number> {
 function fullCollections(
   runtime: ChildProcess,
   collects: boolean,
-): { collect: () => Promise<number | undefined>; stop: () => void } {
+): {
+  collect: (snapshotRequest?: { file: string; target: string }) => Promise<number | undefined>;
+  stop: () => void;
+} {
   const stdout = runtime.stdout;
   if (!collects || !stdout || runtime.pid === undefined) {
     return { collect: () => Promise.resolve(undefined), stop: () => undefined };
@@ -98,14 +114,17 @@ function fullCollections(
   };
   stdout.on('data', onData);
   return {
-    collect: () => {
+    collect: async (snapshotRequest) => {
       asked += 1;
       const n = asked;
+      if (snapshotRequest) await writeFile(snapshotRequest.file, snapshotRequest.target);
       return new Promise((done) => {
+        // A heap snapshot of a few hundred MiB takes a while to write.
+        const timeoutMs = snapshotRequest ? SNAPSHOT_TIMEOUT_MS : COLLECTION_TIMEOUT_MS;
         const timer = setTimeout(() => {
           waiting.delete(n);
           done(undefined);
-        }, COLLECTION_TIMEOUT_MS);
+        }, timeoutMs);
         waiting.set(n, (heapUsed) => {
           clearTimeout(timer);
           waiting.delete(n);
@@ -140,11 +159,25 @@ export async function soakBench(options: SoakOptions): Promise<SoakResult> {
   const began = performance.now();
   let last = { at: began, runs: 0 };
 
-  const sample = async (label: string): Promise<void> => {
+  let snapshotAtBase = options.snapshotDir !== undefined;
+  const snapshotOf = (name: string): { file: string; target: string } | undefined =>
+    options.snapshotDir === undefined
+      ? undefined
+      : {
+          file: join(options.snapshotDir, 'request'),
+          target: join(options.snapshotDir, `${name}.heapsnapshot`),
+        };
+
+  const sample = async (label: string, snapshotName?: string): Promise<void> => {
     const now = performance.now();
     const done = runs;
     const rssMb = await residentMb(options.runtime.pid ?? 0);
-    const heapUsed = await collections.collect();
+    let snapshot = snapshotName === undefined ? undefined : snapshotOf(snapshotName);
+    if (!snapshot && snapshotAtBase && done >= SOAK_BASE_RUNS) {
+      snapshotAtBase = false;
+      snapshot = snapshotOf(`after-${done}-runs`);
+    }
+    const heapUsed = await collections.collect(snapshot);
     const line: SoakSample = {
       seconds: (now - began) / 1000,
       runs: done,
@@ -152,6 +185,7 @@ export async function soakBench(options: SoakOptions): Promise<SoakResult> {
       rssMb,
       heapMb: heapUsed === undefined ? undefined : heapUsed / MIB,
       label,
+      snapshot: heapUsed === undefined ? undefined : snapshot?.target,
     };
     samples.push(line);
     console.log(`  soak: ${formatSample(line)}`);
@@ -181,7 +215,7 @@ export async function soakBench(options: SoakOptions): Promise<SoakResult> {
     seconds = (performance.now() - began) / 1000;
     clearInterval(timer);
     await sampling;
-    await sample('last run');
+    await sample('last run', `after-${runs}-runs`);
     await new Promise((done) => setTimeout(done, options.idleSeconds * 1000));
     await sample(`${options.idleSeconds} s idle`);
   } finally {
@@ -206,6 +240,7 @@ function formatSample(line: SoakSample): string {
     `RSS ${line.rssMb.toFixed(0).padStart(5)} MiB`,
     `heap after a full GC ${line.heapMb === undefined ? '    -' : line.heapMb.toFixed(0).padStart(5)} MiB`,
     line.label,
+    line.snapshot === undefined ? '' : `(heap snapshot ${line.snapshot})`,
   ]
     .join('   ')
     .trimEnd();
@@ -269,7 +304,16 @@ function soakRows(
     kept.length === 0
       ? '-'
       : `${Math.min(...kept).toFixed(0)} to ${Math.max(...kept).toFixed(0)} MiB`;
+  const atBase = samples.find((sample) => sample.runs >= SOAK_BASE_RUNS);
+  const ratio =
+    atBase && lastRun && atBase !== lastRun
+      ? `${(lastRun.rssMb / atBase.rssMb).toFixed(2)}x (${atBase.rssMb.toFixed(0)} MiB after ${atBase.runs.toLocaleString('en-US')} runs, ${lastRun.rssMb.toFixed(0)} MiB after ${lastRun.runs.toLocaleString('en-US')}; goal at most 1.3x)`
+      : '-';
   return [
+    row(
+      `${label}: resident size after the last run against after ${SOAK_BASE_RUNS.toLocaleString('en-US')}`,
+      ratio,
+    ),
     row(`${label}: resident size, ${after} to the last run`, growth(base?.rssMb, lastRun?.rssMb)),
     row(
       `${label}: heap after a full GC, ${after} to the last run`,
