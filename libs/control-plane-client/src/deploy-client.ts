@@ -1,6 +1,6 @@
 import { SilenceWatch } from './silence-watch.js';
 import { readSse } from './sse.js';
-import type { VerificationAnswer } from '#libs/event-store';
+import type { AuditRecord, VerificationAnswer } from '#libs/event-store';
 
 /** A deployment's secret as the API takes it (its value is never answered back). */
 export interface Secret {
@@ -234,6 +234,17 @@ export class DeployClient {
   verifyAudit(head: string | undefined): Promise<VerificationAnswer> {
     // A long log takes a while to walk: the per-request timeout would cut it short.
     return this.request('GET', '/v2/audit/verify', { query: { head }, timeoutMs: 30 * 60_000 });
+  }
+
+  /** A deployment's events recorded in the period (ISO 8601), with their chain positions. */
+  exportAudit(
+    deploymentId: string,
+    period: { since?: string; until?: string },
+  ): Promise<{ resources: AuditRecord[] }> {
+    return this.request('GET', '/v2/audit/export', {
+      query: { deployment_id: deploymentId, since: period.since, until: period.until },
+      timeoutMs: 5 * 60_000,
+    });
   }
 
   private logsPath(id: string, revisionId: string | undefined): string {

@@ -9,7 +9,7 @@ export * from './server-options.js';
 export * from './openapi/openapi-document.js';
 export * from './openapi/responses.js';
 export * from './openapi/schema-builders.js';
-export { AUDIT_VERIFICATION_SCHEMA } from './openapi/audit-schema.js';
+export { AUDIT_EXPORT_SCHEMA, AUDIT_VERIFICATION_SCHEMA } from './openapi/audit-schema.js';
 export * from './optional-integer.js';
 export * from './http-drain.js';
 export * from './database-busy.js';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import {
+  OTHER_TENANT_KEY,
   startControlPlane,
   TEST_API_KEY,
   type ControlPlaneProcess,
@@ -84,6 +85,54 @@ describe('GET /v2/audit/verify and berth audit verify', () => {
     const malformed = await cp.api('GET', '/v2/audit/verify?head=12:nothex');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ detail: expect.stringContaining('position:hash') });
+  });
+
+  it("exports a deployment's events as JSON lines with their chain positions", async () => {
+    const created = await cp.api<{ id: string }>('POST', '/v2/deployments', {
+      name: 'audited',
+      source: 'internal_source',
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+    });
+    expect(created.status).toBe(201);
+    const deploymentId = created.body.id;
+    await everyEventSealed();
+
+    const result = await berth('export', '--deployment', 'audited', '--since', '2000-01-01');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(0);
+    const { rows } = await pool.query<{ position: string; hash: string }>(
+      `select c.position, c.hash from es_chain c join es_events e using (event_id)
+        where e.stream_id = $1 order by e.stream_position`,
+      [`deployment-${deploymentId}`],
+    );
+    expect(lines.map((line) => [line.position, line.hash])).toEqual(
+      rows.map((row) => [Number(row.position), row.hash]),
+    );
+    expect(lines[0]).toMatchObject({
+      stream_id: `deployment-${deploymentId}`,
+      stream_position: 0,
+      data: expect.objectContaining({ name: 'audited' }),
+    });
+
+    const none = await berth('export', '--deployment', deploymentId, '--until', '2000-01-01');
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    const badTime = await cp.api(
+      'GET',
+      `/v2/audit/export?deployment_id=${deploymentId}&since=yesterday`,
+    );
+    expect(badTime.status).toBe(400);
+    expect(badTime.body).toEqual({ detail: expect.stringContaining('ISO 8601') });
+    const elsewhere = await cp.api(
+      'GET',
+      `/v2/audit/export?deployment_id=${deploymentId}`,
+      undefined,
+      OTHER_TENANT_KEY,
+    );
+    expect(elsewhere.status).toBe(404);
   });
 
   it('verifies the platform log, over HTTP and from the CLI, then finds an edit there', async () => {

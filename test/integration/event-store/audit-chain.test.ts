@@ -161,6 +161,27 @@ describe('the event log hash chain (PostgreSQL)', () => {
     });
   });
 
+  it("exports a stream's events with their chain positions, for a period", async () => {
+    const log = await sealedLog();
+    const all = await log.store.audit().exportStream('stream-a', {});
+    const roundTripped = all.map((record) => JSON.parse(JSON.stringify(record)) as unknown);
+    expect(roundTripped).toEqual(all);
+    expect(all.map((record) => [record.position, record.event_id, record.data])).toEqual([
+      [3, idAt(log, 3), { n: 3, text: 'event 3' }],
+      [6, idAt(log, 6), { n: 6, text: 'event 6' }],
+    ]);
+    const { rows } = await log.pool.query<{ hash: string }>(
+      'select hash from es_chain where position in (3, 6) order by position',
+    );
+    expect(all.map((record) => record.hash)).toEqual(rows.map((row) => row.hash));
+
+    const sixth = all[1]?.recorded_at ?? '';
+    const before = await log.store.audit().exportStream('stream-a', { until: new Date(sixth) });
+    expect(before.map((record) => record.position)).toEqual([3]);
+    const from = await log.store.audit().exportStream('stream-a', { since: new Date(sixth) });
+    expect(from.map((record) => record.position)).toEqual([6]);
+  });
+
   it('catches an edit whose chain table was rewritten to match, against a published head', async () => {
     const log = await sealedLog();
     const before = await log.store.audit().verify();

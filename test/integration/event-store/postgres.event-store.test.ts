@@ -41,7 +41,7 @@ describe('PostgreSQL event store', () => {
       'select version from es_migrations order by 1',
     );
     await client.end();
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
   it('compresses large event data with lz4 where the server has it, with pglz where not', async () => {

@@ -420,6 +420,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -637,14 +653,14 @@ export interface components {
             started_at?: string;
             finished_at?: string;
         };
-        AssignmentsQueryDto: {
-            after?: string;
-            wait?: number;
-        };
         LogsQueryDto: {
             /** @enum {string} */
             type?: "build" | "deploy";
             follow?: unknown;
+        };
+        AssignmentsQueryDto: {
+            after?: string;
+            wait?: number;
         };
         /** @description The process answers. */
         Ok: {
@@ -933,6 +949,26 @@ export interface components {
             /** @description A chain head: position:sha256 */
             published_head?: string;
             summary: string;
+        };
+        /** @description A deployment's events recorded in the period, in order, with their chain links. */
+        AuditExport: {
+            resources: {
+                position: number | null;
+                hash: string | null;
+                /** Format: uuid */
+                event_id: string;
+                stream_id: string;
+                stream_position: number;
+                type: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                recorded_at: string;
+            }[];
         };
     };
     responses: never;
@@ -2219,6 +2255,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditVerification"];
+                };
+            };
+            /** @description The request breaks the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query: {
+                deployment_id: string;
+                since: string;
+                until: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditExport"];
                 };
             };
             /** @description The request breaks the schema */

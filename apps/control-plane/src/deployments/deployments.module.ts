@@ -33,5 +33,6 @@ import { RedeployRevisionHandler } from './redeploy-revision/redeploy-revision.h
     RedeployRevisionHandler,
     IssueUploadHandler,
   ],
+  exports: [DeploymentQueries],
 })
 export class DeploymentsModule {}

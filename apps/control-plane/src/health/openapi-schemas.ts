@@ -1,6 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import {
   anyObject,
+  AUDIT_EXPORT_SCHEMA,
   AUDIT_VERIFICATION_SCHEMA,
   listOf,
   nullable,
@@ -220,4 +221,5 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
   ),
   ControlPlaneInfo: { ...anyObject, description: 'What this control plane runs on.' },
   AuditVerification: AUDIT_VERIFICATION_SCHEMA,
+  AuditExport: AUDIT_EXPORT_SCHEMA,
 };

@@ -1,6 +1,7 @@
-import { AuditUnavailableError } from './event-log-audit.js';
+import { AuditUnavailableError, type EventLogAudit } from './event-log-audit.js';
 import type { EventStore } from '../event-store.port.js';
 import { parseHead, verificationAnswer, type VerificationAnswer } from './chain-report.js';
+import type { AuditRecord, ExportPeriod } from './postgres.chain-export.js';
 
 /** Why a verification request cannot be answered: a 400 (`head` malformed) or a 501. */
 export class AuditRequestError extends Error {
@@ -22,12 +23,37 @@ export async function answerVerification(
   if (head !== undefined && !published) {
     throw new AuditRequestError(400, 'head must be position:hash (a 64-digit hex sha256)');
   }
-  let audit;
+  return verificationAnswer(await auditOf(store).verify(published));
+}
+
+/** `GET /v2/audit/export`: a stream's events in a period (ISO 8601 times), with their links. */
+export async function answerExport(
+  store: EventStore,
+  streamId: string,
+  since: string | undefined,
+  until: string | undefined,
+): Promise<{ resources: AuditRecord[] }> {
+  const period: ExportPeriod = { since: timeOf('since', since), until: timeOf('until', until) };
+  if (period.since && period.until && period.since > period.until) {
+    throw new AuditRequestError(400, 'since must not be after until');
+  }
+  return { resources: await auditOf(store).exportStream(streamId, period) };
+}
+
+function timeOf(name: string, text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const time = new Date(text);
+  if (!/^\d{4}-\d\d-\d\d/.test(text) || Number.isNaN(time.getTime())) {
+    throw new AuditRequestError(400, `${name} must be an ISO 8601 date or time, got "${text}"`);
+  }
+  return time;
+}
+
+function auditOf(store: EventStore): EventLogAudit {
   try {
-    audit = store.audit();
+    return store.audit();
   } catch (error) {
     if (error instanceof AuditUnavailableError) throw new AuditRequestError(501, error.message);
     throw error;
   }
-  return verificationAnswer(await audit.verify(published));
 }

@@ -62,7 +62,7 @@ export async function judgeLink(
         : broken('edited', at, 'its type, data or metadata differ from what was sealed', stored);
     }
     if (stored.streamId !== sealed.streamId) {
-      return broken('edited', at, `it was sealed in stream ${sealed.streamId}`, stored);
+      return broken('edited', at, 'it was sealed in another stream', stored);
     }
     const hash = linkHash(previousHash, at, stored.eventId, stored.streamId, contentHash);
     if (hash !== sealed.hash) {

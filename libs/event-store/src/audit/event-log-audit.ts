@@ -1,4 +1,5 @@
 import type { ChainHead, ChainVerification } from './chain-report.js';
+import type { AuditRecord, ExportPeriod } from './postgres.chain-export.js';
 
 /** The tamper evidence of an event log (docs/audit.md). */
 export interface EventLogAudit {
@@ -7,6 +8,12 @@ export interface EventLogAudit {
    * `published`, checks as well that the log still hashes to that head.
    */
   verify(published?: ChainHead): Promise<ChainVerification>;
+
+  /**
+   * One stream's events recorded in the period, with their chain positions and hashes, after
+   * sealing what was committed.
+   */
+  exportStream(streamId: string, period: ExportPeriod): Promise<AuditRecord[]>;
 }
 
 /** The log's adapter keeps no chain; the message says why. */

@@ -28,6 +28,7 @@ import { EVENT_STORE_MIGRATIONS } from './postgres.schema.js';
 import { toRecordedEvent, type EventRow } from './postgres.rows.js';
 import { ChainSealer } from '../audit/postgres.chain-sealer.js';
 import { verifyChain } from '../audit/postgres.chain-verifier.js';
+import { exportStream } from '../audit/postgres.chain-export.js';
 import type { EventLogAudit } from '../audit/event-log-audit.js';
 
 export interface PostgresEventStoreOptions {
@@ -469,6 +470,10 @@ export class PostgresEventStore extends EventStore {
       verify: async (published) => {
         await this.sealer.sealPending(true);
         return verifyChain(this.pool, published);
+      },
+      exportStream: async (streamId, period) => {
+        await this.sealer.sealPending(true);
+        return exportStream(this.pool, streamId, period);
       },
     };
   }

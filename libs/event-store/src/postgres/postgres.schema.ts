@@ -354,4 +354,10 @@ export const EVENT_STORE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: "the hash chain's links by event",
+    // An export finds its events' links, a verification the position an event was sealed at.
+    sql: `create index es_chain_event on es_chain (event_id);`,
+  },
 ];

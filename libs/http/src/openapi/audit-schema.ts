@@ -36,3 +36,40 @@ export const AUDIT_VERIFICATION_SCHEMA: SchemaObject = {
     summary: { type: 'string' },
   },
 };
+
+/** `GET /v2/audit/export`: a deployment's events in a period, with their chain positions. */
+export const AUDIT_EXPORT_SCHEMA: SchemaObject = {
+  type: 'object',
+  description: "A deployment's events recorded in the period, in order, with their chain links.",
+  required: ['resources'],
+  properties: {
+    resources: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: [
+          'position',
+          'hash',
+          'event_id',
+          'stream_id',
+          'stream_position',
+          'type',
+          'data',
+          'metadata',
+          'recorded_at',
+        ],
+        properties: {
+          position: { type: ['integer', 'null'], minimum: 1 },
+          hash: { type: ['string', 'null'] },
+          event_id: { type: 'string', format: 'uuid' },
+          stream_id: { type: 'string' },
+          stream_position: count,
+          type: { type: 'string' },
+          data: { type: 'object', additionalProperties: true },
+          metadata: { type: 'object', additionalProperties: true },
+          recorded_at: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};
