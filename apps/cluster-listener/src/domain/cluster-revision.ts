@@ -16,10 +16,13 @@ export interface SecretReference {
 /**
  * The deployment's database: a PostgreSQL StatefulSet the listener runs beside it (its password
  * made once and kept in the cluster), or a database on a PostgreSQL server the listener was given.
+ * `masterKey`: the runtime's master key (BERTH_MASTER_KEY, base64 of 32 bytes), the same for every
+ * pod and revision of the deployment, kept in its credentials Secret.
  */
-export type RevisionDatabase =
+export type RevisionDatabase = (
   | { readonly kind: 'in_cluster'; readonly password: string; readonly image: string }
-  | { readonly kind: 'external'; readonly url: string };
+  | { readonly kind: 'external'; readonly url: string }
+) & { readonly masterKey?: string };
 
 /** Who the runtime's network policy lets in. */
 export interface IngressSource {

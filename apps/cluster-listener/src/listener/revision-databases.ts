@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase } from '#libs/database';
 import { DeploymentDatabaseRoles, deploymentDatabaseName } from '#libs/deployment-databases';
 import type { RevisionDatabase } from '../domain/cluster-revision.js';
@@ -34,7 +34,8 @@ export class InClusterDatabases implements RevisionDatabases {
     const names = objectNames(baseNameOf(deployment.name, deployment.id));
     const kept = await this.cluster.secretValues(deployment.namespace, names.databaseCredentials);
     const password = kept?.password ?? randomBytes(24).toString('base64url');
-    return { kind: 'in_cluster', password, image: this.image };
+    const masterKey = kept?.['master-key'] ?? randomBytes(32).toString('base64');
+    return { kind: 'in_cluster', password, image: this.image, masterKey };
   }
 
   async dropped(): Promise<void> {}
@@ -48,6 +49,8 @@ export class InClusterDatabases implements RevisionDatabases {
  */
 export class ExternalDatabases implements RevisionDatabases {
   private readonly roles: DeploymentDatabaseRoles;
+  /** Each deployment's master key is derived from it, never stored by the listener. */
+  private readonly masterKeySeed: Buffer;
 
   constructor(
     private readonly serverUrl: string,
@@ -56,6 +59,9 @@ export class ExternalDatabases implements RevisionDatabases {
   ) {
     const roleKey = createHash('sha256')
       .update(`berth-listener-database-roles\n${listenerPrivateKey}`)
+      .digest();
+    this.masterKeySeed = createHash('sha256')
+      .update(`berth-listener-runtime-master-keys\n${listenerPrivateKey}`)
       .digest();
     this.roles = new DeploymentDatabaseRoles(serverUrl, roleKey, {
       perDeployment: 0,
@@ -73,7 +79,10 @@ export class ExternalDatabases implements RevisionDatabases {
       limit: resources.database.maxConnections,
       requestedBy: 'db_max_connections',
     });
-    return { kind: 'external', url };
+    const masterKey = createHmac('sha256', this.masterKeySeed)
+      .update(deployment.id)
+      .digest('base64');
+    return { kind: 'external', url, masterKey };
   }
 
   async dropped(deploymentId: string): Promise<void> {

@@ -44,6 +44,16 @@ function runtimeEnv(context: RenderContext, role: RuntimeRole): IEnvVar[] {
       name: 'DATABASE_URL',
       valueFrom: { secretKeyRef: { name: names.databaseCredentials, key: 'url' } },
     },
+    // Every pod and revision of the deployment opens the same data keys (a deployment secret
+    // named BERTH_MASTER_KEY, below, comes after and wins).
+    ...(revision.database.masterKey
+      ? [
+          {
+            name: 'BERTH_MASTER_KEY',
+            valueFrom: { secretKeyRef: { name: names.databaseCredentials, key: 'master-key' } },
+          },
+        ]
+      : []),
     { name: 'BERTH_DATABASE_CONNECTIONS', value: String(connectionsPerPod(context.resources)) },
     ...roleEnv(role),
     ...plain,

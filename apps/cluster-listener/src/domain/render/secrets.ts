@@ -25,6 +25,7 @@ export function databaseCredentials(context: RenderContext): Secret {
     stringData: {
       url,
       ...(database.kind === 'in_cluster' ? { username: 'berth', password: database.password } : {}),
+      ...(database.masterKey ? { 'master-key': database.masterKey } : {}),
     },
   });
 }
