@@ -103,6 +103,7 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     metadata: `passport-${tag}-META`,
     runMetadata: `note-${tag}-RUNMETA`,
     state: `diagnosis-${tag}-STATE`,
+    pruned: `pruned-${tag}-PRUNE`,
   };
   const kept = `kept-${tag}-LIVE`;
   const keptSecret = kept;
@@ -121,7 +122,7 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     await database.drop();
   });
 
-  it('finds none of the strings planted in a thread once it is deleted, and 404s its runs', async () => {
+  it('finds none of the strings planted in threads once deleted or pruned, and 404s their runs', async () => {
     const thread = await client.threads.create({ metadata: { secret: planted.metadata } });
     const run = await client.runs.create(thread.thread_id, 'agent', {
       input: { messages: [{ role: 'user', content: `Weather in Paris? ${planted.input}` }] },
@@ -130,6 +131,11 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     await client.runs.join(thread.thread_id, run.run_id);
     await client.threads.updateState(thread.thread_id, {
       values: { messages: [{ role: 'user', content: planted.state }] },
+    });
+    // Another thread deleted through POST /threads/prune.
+    const prunedThread = await client.threads.create({ metadata: { secret: planted.pruned } });
+    await client.runs.wait(prunedThread.thread_id, 'agent', {
+      input: { messages: [{ role: 'user', content: `Weather in Rome? ${planted.pruned}` }] },
     });
     const other = await client.threads.create({ metadata: { secret: kept } });
     await client.runs.wait(other.thread_id, 'agent', {
@@ -154,12 +160,13 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     );
 
     await client.threads.delete(thread.thread_id);
+    expect(await client.threads.prune([prunedThread.thread_id])).toEqual({ pruned_count: 1 });
     await within(
       (async () => {
         while (
           (
-            await queryRows(database.url, 'select 1 from threads where thread_id = $1', [
-              thread.thread_id,
+            await queryRows(database.url, 'select 1 from threads where thread_id = any($1)', [
+              [thread.thread_id, prunedThread.thread_id],
             ])
           ).length > 0
         ) {
@@ -167,7 +174,7 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
         }
       })(),
       10_000,
-      'the deleted thread leaves its read model',
+      'the deleted threads leave their read model',
     );
 
     const after = await dumpTables(database.url);
@@ -184,7 +191,7 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
         `before the deletion, log opened and tables); found after the deletion: ${foundTotal} ` +
         `(${JSON.stringify(found)}), in ${after.size} tables and ${dumpedEvents.length} dumped events`,
     );
-    expect(found).toEqual({ input: 0, metadata: 0, runMetadata: 0, state: 0 });
+    expect(found).toEqual({ input: 0, metadata: 0, runMetadata: 0, state: 0, pruned: 0 });
     // The other thread is still whole.
     expect(occurrences(openedAfter, kept)).toBeGreaterThan(0);
     expect((await client.threads.get(other.thread_id)).metadata).toMatchObject({ secret: kept });
