@@ -4,6 +4,7 @@ import pg from 'pg';
 import { formatHead, parseHead, PostgresEventStore, type ChainHead } from '#libs/event-store';
 import { GENESIS_HASH, linkOf } from '../../../libs/event-store/src/audit/chain-hash.js';
 import { take } from '../../../libs/event-store/src/testing/event-store.contract.js';
+import { eventually } from '../control-plane/api-audit.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 interface Log {
@@ -94,6 +95,22 @@ describe('the event log hash chain (PostgreSQL)', () => {
     expect(rows[2]?.hash).toBe(result.head.hash);
     const published = parseHead(formatHead(result.head));
     expect(await store.audit().verify(published)).toMatchObject({ verified: true, events: 3 });
+  });
+
+  it('seals an append by itself, off the append path, within its interval', async () => {
+    const database = await createTestDatabase('audit');
+    const store = await PostgresEventStore.connect({
+      connectionString: database.url,
+      sealIntervalMs: 20,
+    });
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    opened.push({ database, store, pool });
+    const eventId = randomUUID();
+    await store.append('stream-a', [{ eventId, type: 'A', data: {} }]);
+    await eventually('the append sealed', async () => {
+      const { rows } = await pool.query<{ event_id: string }>('select event_id from es_chain');
+      return rows[0]?.event_id === eventId ? true : undefined;
+    });
   });
 
   it('finds an edited event at its position', async () => {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { compareLogPositions, type LogPosition } from '../log-position.js';
 import { GENESIS_HASH, linkOf } from './chain-hash.js';
 import {
   insertLinks,
@@ -25,6 +26,8 @@ export class ChainSealer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private closed = false;
+  /** The last append of this process not known to be sealed: an idle process asks nothing. */
+  private unsealed: LogPosition | undefined;
   private readonly batchSize: number;
 
   constructor(
@@ -51,6 +54,12 @@ export class ChainSealer {
     return round;
   }
 
+  /** Told of each append of this process (its last event's position): a timed round seals it. */
+  noteAppend(position: LogPosition): void {
+    if (!this.unsealed || compareLogPositions(position, this.unsealed) > 0)
+      this.unsealed = position;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
@@ -60,13 +69,19 @@ export class ChainSealer {
   private schedule(): void {
     if (this.closed) return;
     this.timer = setTimeout(() => {
-      this.sealPending()
+      (this.unsealed ? this.sealPending() : Promise.resolve(0))
         .catch(this.options.onError)
         .finally(() => {
           this.schedule();
         });
     }, this.options.intervalMs);
     this.timer.unref();
+  }
+
+  /** Forgets the appends of this process the chain now covers. */
+  private sealedThrough(end: SealedLink): void {
+    const sealed = { commit: BigInt(end.transactionId), prepare: BigInt(end.globalPosition) };
+    if (this.unsealed && compareLogPositions(this.unsealed, sealed) <= 0) this.unsealed = undefined;
   }
 
   private async sealAll(durable: boolean): Promise<number> {
@@ -83,7 +98,10 @@ export class ChainSealer {
   private async sealBatch(durable: boolean): Promise<number | 'raced'> {
     const last = await readLastLink(this.pool);
     const events = await readStoredEvents(this.pool, last, this.batchSize);
-    if (events.length === 0) return 0;
+    if (events.length === 0) {
+      if (last) this.sealedThrough(last);
+      return 0;
+    }
     let previousHash = last?.hash ?? GENESIS_HASH;
     let position = last?.position ?? 0;
     const links: SealedLink[] = events.map((event) => {
@@ -92,12 +110,14 @@ export class ChainSealer {
       previousHash = link.hash;
       return { ...link, transactionId: event.transactionId, globalPosition: event.globalPosition };
     });
+    const end = links.at(-1);
     try {
       await insertLinks(this.pool, links, durable);
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'raced';
       throw error;
     }
+    if (end) this.sealedThrough(end);
     return links.length;
   }
 }

@@ -43,7 +43,10 @@ export interface PostgresEventStoreOptions {
   /** How often the other processes listening on the database are counted (2 s). */
   readonly listenerCensusMs?: number;
   readonly onError?: (error: unknown) => void;
-  /** How often the log's new events are sealed into its hash chain (1 s); 0: only on verify. */
+  /**
+   * How soon after an append of this process the log's new events are sealed into its hash
+   * chain (1 s); 0: only when verifying.
+   */
   readonly sealIntervalMs?: number;
 }
 
@@ -485,6 +488,7 @@ export class PostgresEventStore extends EventStore {
   }
 
   private announce(notice: AppendNotice): void {
+    this.sealer.noteAppend(notice.logPosition);
     this.signals.publish(notice);
     this.channel.announce(notice);
   }
