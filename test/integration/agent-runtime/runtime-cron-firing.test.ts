@@ -49,14 +49,23 @@ describe('cron firing across replicas and restarts', () => {
       )
     ).map((row) => row.data);
 
-  const runsOf = async (cronId: string): Promise<string[]> =>
+  /** The ids of the runs created in the log, of the run streams given or of all. */
+  const runsCreated = async (streams?: string[]): Promise<string[]> =>
     (
-      await query<{ run_id: string }>(
-        `select data->>'run_id' as run_id from es_events
-          where event_type = 'RunCreated' and data->'metadata'->>'cron_id' = $1`,
-        [cronId],
+      await query<{ stream_id: string }>(
+        `select stream_id from es_events
+          where event_type = 'RunCreated' and ($1::text[] is null or stream_id = any($1))`,
+        [streams ?? null],
       )
-    ).map((row) => row.run_id);
+    ).map((row) => row.stream_id.slice('run-'.length));
+
+  /**
+   * The runs made for the cron's ticks. A run's metadata, where its cron_id is, is sealed in the
+   * log under its thread's key; its stream is not, and a tick's run has the id its CronFired names.
+   * That no other run was made is checked against every run of the database at the end.
+   */
+  const runsOf = async (cronId: string): Promise<string[]> =>
+    runsCreated((await fired(cronId)).map((fire) => `run-${fire.run_id}`));
 
   async function untilFired(cronId: string, count: number, timeoutMs: number): Promise<Fired[]> {
     const poll = async (): Promise<Fired[]> => {
@@ -168,6 +177,14 @@ describe('cron firing across replicas and restarts', () => {
       expect(new Set(allRuns).size).toBe(after.length);
       const ticks = after.map((fire) => fire.tick);
       expect(new Set(ticks).size).toBe(ticks.length);
+
+      // The crons' ticks made every run there is (read first: a tick fires before its run).
+      const everyRun = await runsCreated();
+      const ofTicks = (
+        await Promise.all([stateless, onThread, orphan].map((cron) => runsOf(cron.cron_id)))
+      ).flat();
+      expect(ofTicks).toEqual(expect.arrayContaining(everyRun));
+      expect(new Set(everyRun).size).toBe(everyRun.length);
     },
     5 * MINUTE,
   );
