@@ -6,6 +6,7 @@ import {
   runtimeHeapMegabytes,
 } from '../../apps/control-plane/src/isolation/jail-settings.js';
 import { measureInProcessLangGraph } from './in-process-langgraph.js';
+import { projectionDelayRows, readProjectionDelays } from './projection-delay.js';
 import {
   EXAMPLE_GRAPH_CONFIG,
   startRuntime,
@@ -641,6 +642,7 @@ async function soakPhase(runtime: RuntimeProcess, berth: Target, alone: boolean)
     await warmUp(berth);
   }
   const started = performance.now();
+  const delaysBefore = await readProjectionDelays(berth);
   const soak = await soakBench({
     runs: SOAK_RUNS,
     threads: SOAK_THREADS,
@@ -665,6 +667,8 @@ async function soakPhase(runtime: RuntimeProcess, berth: Target, alone: boolean)
   if (soak.firstError !== undefined) {
     console.log(`  first failed run: ${soak.firstError.slice(0, 300)}`);
   }
+  const delays = projectionDelayRows('soak', delaysBefore, await readProjectionDelays(berth));
+  for (const row of delays) console.log(`${row.metric}   ${row.berth}`);
 }
 
 /**
@@ -733,6 +737,7 @@ async function comparisonPhases(
   const streamPeer = streamSamples(streamsPeer);
   await settle();
   const [parallelBerth, parallelPeer] = await eachTarget('parallel runs', targets, parallelRuns);
+  const delaysBeforeLoad = await readProjectionDelays(berth);
   const [loadBerth, loadPeer] = await eachTarget('load', targets, (target) =>
     waitLoad(target, {
       clients: LOAD_CLIENTS,
@@ -740,6 +745,11 @@ async function comparisonPhases(
       newThread: createThread,
       runOnce: runToItsEnd,
     }),
+  );
+  const loadDelays = projectionDelayRows(
+    `load, ${LOAD_CLIENTS} clients`,
+    delaysBeforeLoad,
+    await readProjectionDelays(berth),
   );
   const [resumeBerth, resumePeer] = await eachTarget(
     '10k-event stream',
@@ -863,6 +873,7 @@ async function comparisonPhases(
       ratio: '',
     },
     ...loadRows(loadBerth, loadPeer),
+    ...loadDelays,
     ...scale.rows,
     ...resumeRow(resumeBerth, resumePeer),
     ...opRows,

@@ -100,6 +100,31 @@ export function measureProjectionLag(
   );
 }
 
+/** A projection runner, as far as the delay of what it applies is concerned. */
+interface ApplyingProjection {
+  appliedObserver: ((projection: string, delaySeconds: number) => void) | undefined;
+}
+
+/**
+ * How long an event waits between its commit and the read models that fold it: a histogram per
+ * projection, one observation per batch that changed rows (its oldest such event). A reader that
+ * waits for its own write (`waitUntilPast`) waits about this long.
+ */
+export function measureProjectionDelays(runners: readonly ApplyingProjection[]): void {
+  const delays = new Histogram({
+    name: 'berth_projection_apply_delay_seconds',
+    help: 'Time from an event being recorded to the read model that folds it reflecting it',
+    labelNames: ['projection'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metricsRegistry],
+  });
+  for (const runner of runners) {
+    runner.appliedObserver = (projection, delaySeconds) => {
+      delays.observe({ projection }, delaySeconds);
+    };
+  }
+}
+
 /** A projection runner, as far as its failures are concerned. */
 interface FailingProjection {
   readonly projection: { readonly name: string };

@@ -3,6 +3,7 @@ import type { EventStore, LogPosition } from '#libs/event-store';
 import { registerRequestLogging } from '#libs/logging';
 import {
   measureAppends,
+  measureProjectionDelays,
   measureProjectionFailures,
   measureProjectionLag,
 } from './event-store-metrics.js';
@@ -22,9 +23,11 @@ export function observeEventLog(
     readonly projection: { readonly name: string };
     readonly failure: object | undefined;
     readonly failures: number;
+    appliedObserver: ((projection: string, delaySeconds: number) => void) | undefined;
   }[],
 ): void {
   measureAppends(store);
   measureProjectionLag(store, runners);
+  measureProjectionDelays(runners);
   measureProjectionFailures(runners);
 }

@@ -199,6 +199,29 @@ describe('projection runner', () => {
     }
   });
 
+  it('tells how long the events whose rows it wrote waited to reach the read model', async () => {
+    const prefix = `delay-${randomUUID()}-`;
+    const runner = new ProjectionRunner(store, dataSource, tallyProjection('tally_live', prefix));
+    const observed: { projection: string; delaySeconds: number }[] = [];
+    runner.appliedObserver = (projection, delaySeconds) => {
+      observed.push({ projection, delaySeconds });
+    };
+    runner.start();
+    try {
+      const written = await store.append(`${prefix}a`, [anEvent('Counted', { n: 5 })]);
+      await runner.waitUntilPast(written.logPosition, 5_000);
+      const ignored = await store.append(`elsewhere-${randomUUID()}`, [anEvent('Counted')]);
+      await runner.waitUntilPast(ignored.logPosition, 5_000);
+    } finally {
+      await runner.stop();
+    }
+    // The event it folded counts; the one of another stream, which wrote no row, does not.
+    expect(observed).toHaveLength(1);
+    expect(observed[0]?.projection).toBe('tally_live');
+    expect(observed[0]?.delaySeconds).toBeGreaterThanOrEqual(0);
+    expect(Number.isFinite(observed[0]?.delaySeconds)).toBe(true);
+  });
+
   it('reads appends of types it does not fold at once when a writer waits for them', async () => {
     // No poll can come within the test: only a wake-up or a wait makes the runner read.
     const quiet = await PostgresEventStore.connect({

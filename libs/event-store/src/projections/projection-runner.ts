@@ -79,6 +79,11 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
   private failingSince: string | undefined;
   private stuck: ProjectionFailure | undefined;
   private stuckTimes = 0;
+  /**
+   * Told, for each batch that changed rows, how long its oldest event that does waited between
+   * being recorded and reaching the read model (seconds): the delay a reader of it sees.
+   */
+  appliedObserver: ((projection: string, delaySeconds: number) => void) | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -341,6 +346,7 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
       if (written) {
         this.remember(written);
         this.persisted = last;
+        this.observeDelay(batch);
       } else {
         // Moved by another runner of this projection, or by a rebuild: continue from there.
         this.rows.clear();
@@ -354,6 +360,14 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
       this.cursor = last;
     }
     this.progress.emit('progress', this.cursor);
+  }
+
+  private observeDelay(batch: readonly RecordedEvent[]): void {
+    if (!this.appliedObserver) return;
+    const oldest = batch.find((event) => rowKeyOf(this.projection, event) !== undefined);
+    if (!oldest) return;
+    const delayMs = Math.max(0, Date.now() - oldest.recordedAt.getTime());
+    this.appliedObserver(this.projection.name, delayMs / 1000);
   }
 
   /**
