@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { eventually } from '../control-plane/api-audit.js';
@@ -14,7 +15,11 @@ interface Answer {
 }
 
 describe("the runtime's GET /audit/verify", () => {
-  const suite = runtimeSuite('runtime_audit');
+  // With a master key, deleting a thread erases it: its key is destroyed, its events stay as
+  // ciphertext (docs/operations.md), which the chain sealed as such.
+  const suite = runtimeSuite('runtime_audit', undefined, {
+    env: { BERTH_MASTER_KEY: randomBytes(32).toString('hex') },
+  });
 
   const verify = async (): Promise<Answer> => {
     const response = await apiRequest(suite)('GET', '/audit/verify');
@@ -35,7 +40,7 @@ describe("the runtime's GET /audit/verify", () => {
     expect(await response.json()).toEqual({ detail: expect.any(String) });
   });
 
-  it('verifies a log whose thread was run and deleted, then finds an edit', async () => {
+  it('verifies a log whose thread was run, then erased, then finds an edit', async () => {
     const thread = await suite.client.threads.create();
     await suite.client.runs.wait(thread.thread_id, 'agent', {
       input: { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] },
@@ -43,13 +48,21 @@ describe("the runtime's GET /audit/verify", () => {
     const before = await sealed();
     expect(before.events).toBeGreaterThan(0);
 
-    // Deleting the thread deletes its checkpoint stream: sealed events the chain still accounts for.
+    // Erasing the thread deletes its checkpoint stream (sealed events the chain accounts for) and
+    // destroys the key of the rest, which stays in the log unchanged.
     await suite.client.threads.delete(thread.thread_id);
     const after = await sealed();
     expect(after.deleted).toBeGreaterThan(0);
+    expect(after.events).toBeGreaterThanOrEqual(before.events);
     expect(after.summary).toMatch(/^verified \d+ events up to position \d+ \(\d+ of them deleted/);
 
     const pool = new pg.Pool({ connectionString: suite.database.url, max: 1 });
+    const { rows: kept } = await pool.query(
+      `select 1 from es_events e join es_chain c using (event_id)
+        where e.stream_id like '%' || $1 || '%'`,
+      [thread.thread_id],
+    );
+    expect(kept.length).toBeGreaterThan(0);
     let last: { position: string; event_id: string } | undefined;
     try {
       ({
