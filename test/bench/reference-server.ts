@@ -22,6 +22,8 @@ export interface ReferenceServer {
   readonly url: string;
   readonly port: number;
   readonly version: string;
+  /** The CLI's process: the server runs as its descendant. */
+  readonly pid: number;
   /** What the server printed, for an error message. */
   output(): string;
   /** SIGTERM to its whole process group, then SIGKILL; removes its copy of the application. */
@@ -163,5 +165,6 @@ export async function startReferenceServer(
     await stop();
     throw error;
   }
-  return { url, port, version, output: () => output, stop };
+  if (child.pid === undefined) throw new Error('The reference server has no process id');
+  return { url, port, version, pid: child.pid, output: () => output, stop };
 }

@@ -42,6 +42,8 @@ import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench, type StoreBenchResult } from './store.bench-phase.js';
 import { streamingV2Bench } from './streaming-v2.bench-phase.js';
 import { growingThreadBench } from './growing-thread.bench-phase.js';
+import { agentsPhase } from './agents.bench-phase.js';
+import { DEFAULT_TIMING } from './agents-app/src/model-timing.js';
 import {
   COLLECTS_ON_SIGNAL,
   collectingNodeOptions,
@@ -78,10 +80,14 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5_000);
 /**
  * The phases to run (`BENCH_PHASES`, comma-separated): `comparison` (Berth against the reference
  * server and in-process LangGraph), `streaming-v2` (thread streaming v2 against Berth's classic
- * stream and the reference server's v2), `soak`, and `store` (the store's puts and searches; part
- * of `comparison` too). All by default.
+ * stream and the reference server's v2), `soak`, `store` (the store's puts and searches; part
+ * of `comparison` too), and `agents` (many streaming agents at once, on servers of its own). All
+ * but `agents` by default.
  */
 const PHASES = benchPhases(process.env.BENCH_PHASES);
+/** The agents phase: this many runs at once; the reference takes its turn unless `off`. */
+const AGENTS_RUNS = Math.max(1, Number(process.env.BENCH_AGENTS_RUNS ?? 1_000));
+const AGENTS_REFERENCE = process.env.BENCH_AGENTS_REFERENCE !== 'off';
 /**
  * The soak: this many runs/wait over SOAK_THREADS threads, about 60 to 90 s on a 2-core machine
  * (the runs slow down as the threads' conversations grow), sampled every SOAK_SAMPLE_SECONDS.
@@ -581,7 +587,7 @@ async function stopRuntime(runtime: RuntimeProcess): Promise<void> {
 }
 
 function benchPhases(value: string | undefined): ReadonlySet<string> {
-  const known = ['comparison', 'streaming-v2', 'soak', 'store'];
+  const known = ['comparison', 'streaming-v2', 'soak', 'store', 'agents'];
   const asked = (value ?? '')
     .split(',')
     .map((phase) => phase.trim())
@@ -591,7 +597,7 @@ function benchPhases(value: string | undefined): ReadonlySet<string> {
       throw new Error(`BENCH_PHASES: no phase "${phase}" (there are ${known.join(', ')})`);
     }
   }
-  return new Set(asked.length > 0 ? asked : known);
+  return new Set(asked.length > 0 ? asked : known.filter((phase) => phase !== 'agents'));
 }
 
 /** The store's goals, its semantic queries each against LangGraph's InMemoryStore. */
@@ -1007,7 +1013,22 @@ async function main(): Promise<void> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
 
+  // The heap a jailed runtime gets by default (the platform sizes it from the jail's limit).
+  const jailedHeap = `--max-old-space-size=${runtimeHeapMegabytes(loadJailSettings({}))}`;
   try {
+    if (PHASES.has('agents')) {
+      await agentsPhase({
+        runs: AGENTS_RUNS,
+        timing: DEFAULT_TIMING,
+        reference: AGENTS_REFERENCE,
+        runtimeEnv: {
+          EVENTSTORE_URL: '',
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${jailedHeap}`.trim(),
+        },
+        load,
+      });
+      if (PHASES.size === 1) return;
+    }
     const startingBerth = (async () => {
       database = await openBenchDatabase('runtime');
       runtime = await startRuntime({
@@ -1015,8 +1036,7 @@ async function main(): Promise<void> {
         // The soak asks it for full collections (collect-on-signal.ts); nothing else changes.
         env: {
           EVENTSTORE_URL: '',
-          // The heap a jailed runtime gets by default (the platform sizes it from the jail's limit).
-          NODE_OPTIONS: `${collectingNodeOptions(process.env.NODE_OPTIONS)} --max-old-space-size=${runtimeHeapMegabytes(loadJailSettings({}))}`,
+          NODE_OPTIONS: `${collectingNodeOptions(process.env.NODE_OPTIONS)} ${jailedHeap}`,
           ...(SNAPSHOT_DIR ? { [SNAPSHOT_REQUEST]: join(SNAPSHOT_DIR, 'request') } : {}),
         },
       });

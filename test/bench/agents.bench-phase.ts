@@ -1,0 +1,416 @@
+import { join, resolve } from 'node:path';
+import { Client } from '@langchain/langgraph-sdk';
+import pg from 'pg';
+import { startRuntime } from '../support/runtime-process.js';
+import { modelTime, timingConfigurable, type ModelTiming } from './agents-app/src/model-timing.js';
+import { everything, type Target } from './bench-http.js';
+import {
+  millis,
+  openBenchDatabase,
+  percentile,
+  printTable,
+  speedUp,
+  type Row,
+} from './bench-support.js';
+import { treeUsage } from './process-usage.js';
+import { startReferenceServer } from './reference-server.js';
+
+/** The phase's application: test/bench/agents-app (a model streaming tokens with delays). */
+const APP_DIR = resolve('test/bench/agents-app');
+const AGENTS_GRAPH = 'agents';
+const THREAD_BATCH = 50;
+const SAMPLE_EVERY_MS = 200;
+/** Runs of both kinds before the clock starts, with a quick model. */
+const WARM_UP_RUNS = 4;
+const WARM_UP_TIMING: ModelTiming = { tokens: 5, intervalMs: 10 };
+/** The model's tokens, as test/bench/agents-app/src/streaming-model.ts streams them. */
+const TOKEN = /^token\d+ $/;
+
+/** The issue's goals for Berth (issue 46). */
+export const AGENTS_GOALS = {
+  firstTokenP99Ms: 100,
+  endP99Ms: 250,
+  residentMb: 600,
+} as const;
+
+export interface AgentsOptions {
+  readonly target: Target;
+  /** The server's process (with its descendants: the reference is a process tree). */
+  readonly pid: number;
+  /** The server's database, for its connections (pg_stat_activity); none for the reference. */
+  readonly databaseUrl?: string;
+  readonly runs: number;
+  readonly timing: ModelTiming;
+  readonly timeoutMs: number;
+}
+
+export interface AgentsResult {
+  readonly runs: number;
+  readonly seconds: number;
+  /** Per run that succeeded, beyond the model's own time (ms). */
+  readonly firstTokenAdded: number[];
+  readonly lastTokenAdded: number[];
+  readonly endAdded: number[];
+  readonly failed: number;
+  readonly firstError: string | undefined;
+  readonly peakResidentBytes: number;
+  readonly cpuSeconds: number;
+  readonly processes: number;
+  readonly peakConnections: number | undefined;
+}
+
+/** One human message asks for an answer; two (a second turn) make the model call its tool first. */
+function inputOf(run: number): { toolTurn: boolean; input: Record<string, unknown> } {
+  const question = { role: 'user', content: 'What is new?' };
+  if (run % 2 === 0) return { toolTurn: false, input: { messages: [question] } };
+  const earlier = [
+    { role: 'user', content: 'Hello' },
+    { role: 'assistant', content: 'Hello, how can I help?' },
+  ];
+  return { toolTurn: true, input: { messages: [...earlier, question] } };
+}
+
+interface RunOutcome {
+  readonly firstTokenMs: number;
+  readonly lastTokenMs: number;
+  readonly endMs: number;
+}
+
+function tokenOf(data: unknown): string | undefined {
+  const message: unknown = Array.isArray(data) ? data[0] : undefined;
+  const content =
+    typeof message === 'object' && message !== null
+      ? (message as { content?: unknown }).content
+      : undefined;
+  return typeof content === 'string' && TOKEN.test(content) ? content : undefined;
+}
+
+/** One run streamed with the SDK (`messages-tuple`, classic SSE) to the end of its stream. */
+async function streamRun(
+  client: Client,
+  threadId: string,
+  run: number,
+  options: AgentsOptions,
+): Promise<RunOutcome> {
+  const { toolTurn, input } = inputOf(run);
+  const model = modelTime(options.timing, toolTurn);
+  const started = performance.now();
+  let firstAt: number | undefined;
+  let lastAt = Number.NaN;
+  let tokens = 0;
+  for await (const part of client.runs.stream(threadId, AGENTS_GRAPH, {
+    input,
+    config: { configurable: timingConfigurable(options.timing) },
+    streamMode: 'messages-tuple',
+    signal: AbortSignal.any([everything.signal, AbortSignal.timeout(options.timeoutMs)]),
+  })) {
+    if (part.event === 'error') throw new Error(`error event: ${JSON.stringify(part.data)}`);
+    if (part.event !== 'messages' || tokenOf(part.data) === undefined) continue;
+    lastAt = performance.now();
+    firstAt ??= lastAt;
+    tokens += 1;
+  }
+  const endAt = performance.now();
+  if (firstAt === undefined || tokens !== options.timing.tokens) {
+    throw new Error(`streamed ${tokens} of the model's ${options.timing.tokens} tokens`);
+  }
+  return {
+    firstTokenMs: firstAt - started - model.firstTokenMs,
+    lastTokenMs: lastAt - started - model.totalMs,
+    endMs: endAt - started - model.totalMs,
+  };
+}
+
+async function createThreads(client: Client, count: number): Promise<string[]> {
+  const threads: string[] = [];
+  while (threads.length < count) {
+    const batch = Math.min(THREAD_BATCH, count - threads.length);
+    const made = await Promise.all(Array.from({ length: batch }, () => client.threads.create()));
+    threads.push(...made.map((thread) => thread.thread_id));
+  }
+  return threads;
+}
+
+/** Samples the server's resident size (summed over its tree) and database connections. */
+function startSampling(options: AgentsOptions): {
+  stop(): Promise<{ peakResidentBytes: number; peakConnections: number | undefined }>;
+} {
+  let peakResidentBytes = 0;
+  let peakConnections: number | undefined;
+  const sampling = { stopped: false };
+  const database = options.databaseUrl
+    ? new pg.Client({ connectionString: options.databaseUrl })
+    : undefined;
+  const connecting = database?.connect();
+  const sampleOnce = async (): Promise<void> => {
+    const usage = await treeUsage(options.pid);
+    peakResidentBytes = Math.max(peakResidentBytes, usage.residentBytes);
+    if (database) {
+      await connecting;
+      const { rows } = await database.query<{ count: number }>(
+        `select count(*)::int as count from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      peakConnections = Math.max(peakConnections ?? 0, rows[0]?.count ?? 0);
+    }
+  };
+  const loop = (async () => {
+    while (!sampling.stopped) {
+      await sampleOnce();
+      await new Promise((done) => setTimeout(done, SAMPLE_EVERY_MS));
+    }
+    await sampleOnce();
+  })();
+  return {
+    stop: async () => {
+      sampling.stopped = true;
+      await loop;
+      await database?.end();
+      return { peakResidentBytes, peakConnections };
+    },
+  };
+}
+
+/**
+ * N runs of the agents graph at once, each on a thread of its own (made before the clock starts),
+ * each streamed by the official SDK; the server's CPU, resident size and connections over them.
+ */
+export async function agentsBench(options: AgentsOptions): Promise<AgentsResult> {
+  const client = new Client({
+    apiUrl: options.target.url,
+    apiKey: null,
+    defaultHeaders: { ...options.target.headers },
+    callerOptions: { maxRetries: 0 },
+  });
+  // The first runs load the graph and warm the server's code up: outside the figures.
+  const warmUp = { ...options, timing: WARM_UP_TIMING };
+  const warmThreads = await createThreads(client, WARM_UP_RUNS);
+  await Promise.all(warmThreads.map((threadId, run) => streamRun(client, threadId, run, warmUp)));
+  const threads = await createThreads(client, options.runs);
+  const before = await treeUsage(options.pid);
+  const sampling = startSampling(options);
+  const started = performance.now();
+  const outcomes = await Promise.allSettled(
+    threads.map((threadId, run) => streamRun(client, threadId, run, options)),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = await treeUsage(options.pid);
+  const peaks = await sampling.stop();
+  const succeeded = outcomes.flatMap((outcome) =>
+    outcome.status === 'fulfilled' ? [outcome.value] : [],
+  );
+  const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+  return {
+    runs: options.runs,
+    seconds,
+    firstTokenAdded: succeeded.map((outcome) => outcome.firstTokenMs),
+    lastTokenAdded: succeeded.map((outcome) => outcome.lastTokenMs),
+    endAdded: succeeded.map((outcome) => outcome.endMs),
+    failed: outcomes.length - succeeded.length,
+    firstError:
+      rejected === undefined
+        ? undefined
+        : rejected.reason instanceof Error
+          ? rejected.reason.message
+          : String(rejected.reason),
+    peakResidentBytes: peaks.peakResidentBytes,
+    cpuSeconds: after.cpuSeconds - before.cpuSeconds,
+    processes: after.processes,
+    peakConnections: peaks.peakConnections,
+  };
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+function addedRows(
+  label: string,
+  berth: readonly number[],
+  peer: readonly number[],
+  goalP99Ms: number | undefined,
+): Row[] {
+  return [50, 99].map((p) => {
+    const b = percentile(berth, p);
+    const r = percentile(peer, p);
+    const goal = p === 99 && goalP99Ms !== undefined ? ` (goal <= ${goalP99Ms} ms)` : '';
+    return {
+      metric: `${label} p${p}${goal}`,
+      berth: millis(b),
+      peer: millis(r),
+      ratio: speedUp(b, r, true),
+    };
+  });
+}
+
+/** Berth's figures beside the reference's, each with the issue's goal where it has one. */
+export function agentsRows(berth: AgentsResult, peer: AgentsResult): Row[] {
+  return [
+    {
+      metric: 'wall time of the phase (all runs to their end)',
+      berth: `${berth.seconds.toFixed(1)} s`,
+      peer: `${peer.seconds.toFixed(1)} s`,
+      ratio: speedUp(berth.seconds, peer.seconds, true),
+    },
+    ...addedRows(
+      'added to the first token',
+      berth.firstTokenAdded,
+      peer.firstTokenAdded,
+      AGENTS_GOALS.firstTokenP99Ms,
+    ),
+    ...addedRows('added to the last token', berth.lastTokenAdded, peer.lastTokenAdded, undefined),
+    ...addedRows(
+      'added to the end of the stream',
+      berth.endAdded,
+      peer.endAdded,
+      AGENTS_GOALS.endP99Ms,
+    ),
+    {
+      metric: 'failed runs (goal 0)',
+      berth: String(berth.failed),
+      peer: String(peer.failed),
+      ratio: '',
+    },
+    {
+      metric: `server resident memory, peak (goal <= ${AGENTS_GOALS.residentMb} MB)`,
+      berth: mb(berth.peakResidentBytes),
+      peer: mb(peer.peakResidentBytes),
+      ratio: speedUp(berth.peakResidentBytes, peer.peakResidentBytes, true),
+    },
+    {
+      metric: 'server CPU over the phase (user + system)',
+      berth: `${berth.cpuSeconds.toFixed(1)} s`,
+      peer: `${peer.cpuSeconds.toFixed(1)} s`,
+      ratio: speedUp(berth.cpuSeconds, peer.cpuSeconds, true),
+    },
+    {
+      metric: 'server processes',
+      berth: String(berth.processes),
+      peer: String(peer.processes),
+      ratio: '',
+    },
+    {
+      metric: 'PostgreSQL connections, peak (pg_stat_activity)',
+      berth: berth.peakConnections === undefined ? '-' : String(berth.peakConnections),
+      peer: '-',
+      ratio: '',
+    },
+  ];
+}
+
+/** The goals' verdicts for Berth, one line. */
+export function agentsGoals(berth: AgentsResult, peer: AgentsResult): string {
+  const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+  const first = percentile(berth.firstTokenAdded, 99);
+  const end = percentile(berth.endAdded, 99);
+  const resident = berth.peakResidentBytes / 1024 / 1024;
+  return (
+    `Goals (issue 46), Berth: 0 failed: ${berth.failed} (${verdict(berth.failed === 0)}); ` +
+    `added p99 to the first token <= ${AGENTS_GOALS.firstTokenP99Ms} ms: ${millis(first)} (${verdict(first <= AGENTS_GOALS.firstTokenP99Ms)}); ` +
+    `to the end <= ${AGENTS_GOALS.endP99Ms} ms: ${millis(end)} (${verdict(end <= AGENTS_GOALS.endP99Ms)}); ` +
+    `resident <= ${AGENTS_GOALS.residentMb} MB: ${resident.toFixed(0)} MB (${verdict(resident <= AGENTS_GOALS.residentMb)}); ` +
+    `every figure better than the reference's: first token p99 ${verdict(first < percentile(peer.firstTokenAdded, 99))}, ` +
+    `end p99 ${verdict(end < percentile(peer.endAdded, 99))}, resident ${verdict(berth.peakResidentBytes < peer.peakResidentBytes)}, ` +
+    `CPU ${verdict(berth.cpuSeconds < peer.cpuSeconds)}`
+  );
+}
+
+export interface AgentsPhaseOptions {
+  readonly runs: number;
+  readonly timing: ModelTiming;
+  /** Whether the reference server takes its turn after Berth. */
+  readonly reference: boolean;
+  /** The Berth runtime's environment beside its database and graphs. */
+  readonly runtimeEnv: Readonly<Record<string, string>>;
+  /** The machine's load, for the title. */
+  readonly load: () => string;
+}
+
+/** Nothing of this phase's result: its figures beside none, when the reference sits out. */
+const NOT_RUN: AgentsResult = {
+  runs: 0,
+  seconds: Number.NaN,
+  firstTokenAdded: [],
+  lastTokenAdded: [],
+  endAdded: [],
+  failed: 0,
+  firstError: undefined,
+  peakResidentBytes: Number.NaN,
+  cpuSeconds: Number.NaN,
+  processes: 0,
+  peakConnections: undefined,
+};
+
+/**
+ * The `agents` phase: Berth on a database of its own, then the reference server, each serving
+ * test/bench/agents-app alone while the other is stopped, then the table.
+ */
+export async function agentsPhase(options: AgentsPhaseOptions): Promise<void> {
+  const model = modelTime(options.timing, false);
+  const timeoutMs = Math.max(120_000, options.runs * model.totalMs);
+  console.log(
+    `Agents benchmark: ${options.runs.toLocaleString('en-US')} runs at once of ${APP_DIR}, each on its own ` +
+      `thread, the model streaming ${options.timing.tokens} tokens ${options.timing.intervalMs} ms apart ` +
+      `(a tool call first on every other run); Node ${process.version}; ${options.load()}`,
+  );
+  const database = await openBenchDatabase('agents');
+  let berth: AgentsResult;
+  try {
+    const runtime = await startRuntime({
+      databaseUrl: database.url,
+      graphConfig: join(APP_DIR, 'langgraph.json'),
+      env: options.runtimeEnv,
+    });
+    try {
+      if (runtime.child.pid === undefined) throw new Error('the runtime has no process id');
+      berth = await agentsBench({
+        target: { name: 'berth', url: runtime.url, headers: { 'x-api-key': runtime.apiKey } },
+        pid: runtime.child.pid,
+        databaseUrl: database.url,
+        runs: options.runs,
+        timing: options.timing,
+        timeoutMs,
+      });
+    } finally {
+      await runtime.stop();
+    }
+  } finally {
+    await database.close();
+  }
+  console.log(`  berth: ${berth.seconds.toFixed(1)} s; ${options.load()}`);
+  let peer = NOT_RUN;
+  let version = 'not run (BENCH_AGENTS_REFERENCE=off)';
+  if (options.reference) {
+    const reference = await startReferenceServer({ appDir: APP_DIR });
+    version = `langgraphjs dev ${reference.version}`;
+    try {
+      peer = await agentsBench({
+        target: { name: 'reference', url: reference.url, headers: {} },
+        pid: reference.pid,
+        runs: options.runs,
+        timing: options.timing,
+        timeoutMs,
+      });
+    } finally {
+      await reference.stop();
+    }
+    console.log(`  reference: ${peer.seconds.toFixed(1)} s; ${options.load()}`);
+  }
+  printTable(
+    `Agents: ${options.runs.toLocaleString('en-US')} runs in flight at once, clients streaming ` +
+      `messages-tuple (classic SSE, official SDK); times beyond the model's own ` +
+      `(${model.firstTokenMs} ms to its first token, ${(model.totalMs / 1000).toFixed(1)} s in all, ` +
+      `one interval more on a tool turn)`,
+    version,
+    agentsRows(berth, peer),
+  );
+  console.log(`\n${agentsGoals(berth, peer)}`);
+  for (const [name, result] of [
+    ['berth', berth],
+    ['reference', peer],
+  ] as const) {
+    if (result.firstError !== undefined) {
+      console.log(`First failed run (${name}): ${result.firstError.slice(0, 300)}`);
+    }
+  }
+}
