@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { envText, type Environment } from '#libs/config';
+import { envInteger, envText, type Environment } from '#libs/config';
 import { defaultDataDir, platformRecordsDir } from './platform/berth-locations.js';
 
 /** What the CLI takes from the environment, read once. */
@@ -17,6 +17,11 @@ export interface CliEnvironment {
   readonly runtimePort: string | undefined;
   /** The control plane `berth deploy` talks to (BERTH_HOST_URL). */
   readonly hostUrl: string | undefined;
+  /**
+   * How long `berth deploy logs --follow` waits through silence, heartbeats included, before it
+   * takes the platform for gone (BERTH_FOLLOW_SILENCE_SECONDS, 30).
+   */
+  readonly followSilenceSeconds?: number;
   /** Whether stdin and stdout are terminals: live status lines, questions. */
   readonly stdinIsTty: boolean;
   readonly stdoutIsTty: boolean;
@@ -40,6 +45,13 @@ export function loadCliEnvironment(
     controlPlanePort: envText(env.BERTH_CONTROL_PLANE_PORT),
     runtimePort: envText(env.BERTH_RUNTIME_PORT),
     hostUrl: envText(env.BERTH_HOST_URL),
+    // The control plane sends a heartbeat every 10 s: a shorter silence is no sign of anything.
+    followSilenceSeconds: envInteger(
+      'BERTH_FOLLOW_SILENCE_SECONDS',
+      env.BERTH_FOLLOW_SILENCE_SECONDS,
+      30,
+      { min: 15, max: 3600 },
+    ),
     stdinIsTty: terminal.stdin,
     stdoutIsTty: terminal.stdout,
   };

@@ -94,6 +94,8 @@ export interface ClientOptions {
   readonly apiKeyOrigin: string;
   /** Per request, except uploads and followed logs. */
   readonly timeoutMs?: number;
+  /** How long a followed stream may stay silent, its heartbeats included (30 s). */
+  readonly followSilenceMs?: number | undefined;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -194,7 +196,7 @@ export class DeployClient {
 
   /**
    * The log lines kept so far, then new ones as they are written, until `signal` aborts, the
-   * connection ends, or nothing (not even a heartbeat) came for 30 s: a revision's, or the deployment's (no revision named), where a new
+   * connection ends, or nothing (not even a heartbeat) came for 30 s (`followSilenceMs`): a revision's, or the deployment's (no revision named), where a new
    * revision's lines come after it is announced. Nothing at all when there is no revision yet.
    */
   async *followLogs(
@@ -205,7 +207,7 @@ export class DeployClient {
   ): AsyncGenerator<FollowedLog> {
     const url = this.urlOf(this.logsPath(id, revisionId), { type, follow: true });
     // The control plane sends a heartbeat every 10 s: a longer silence is a platform gone quiet.
-    const silence = new SilenceWatch(FOLLOW_SILENCE_MS);
+    const silence = new SilenceWatch(this.options.followSilenceMs ?? FOLLOW_SILENCE_MS);
     try {
       const response = await this.fetch(url, {
         headers: { 'x-api-key': this.options.apiKey, accept: 'text/event-stream' },

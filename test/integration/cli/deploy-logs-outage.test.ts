@@ -32,8 +32,16 @@ interface Record {
   readonly message: string;
 }
 
+/** How long a silence the SIGSTOP test's follower takes for an outage (the default is 30 s). */
+const SILENCE_SECONDS = 15;
+
 /** `berth deploy logs <id> --follow --json` as a real process, reaching the control plane at `url`. */
-function follow(cp: ControlPlaneProcess, deploymentId: string, url = cp.url): Follower {
+function follow(
+  cp: ControlPlaneProcess,
+  deploymentId: string,
+  url = cp.url,
+  settings: NodeJS.ProcessEnv = {},
+): Follower {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('BERTH_') && name !== 'DATABASE_URL') env[name] = value;
@@ -42,7 +50,7 @@ function follow(cp: ControlPlaneProcess, deploymentId: string, url = cp.url): Fo
     process.execPath,
     [CLI, 'deploy', 'logs', deploymentId, '--follow', '--json'],
     {
-      env: { ...env, BERTH_HOST_URL: url, BERTH_API_KEY: cp.apiKey },
+      env: { ...env, BERTH_HOST_URL: url, BERTH_API_KEY: cp.apiKey, ...settings },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -140,7 +148,10 @@ describe('berth deploy logs --follow while the platform stops and starts again',
   });
 
   it('notices a platform that stops answering without closing the connection, and reconnects once it answers', async () => {
-    const follower = follow(cp, deploymentId);
+    // A silence past the control plane's 10 s heartbeat, shorter than the default's 30 s.
+    const follower = follow(cp, deploymentId, cp.url, {
+      BERTH_FOLLOW_SILENCE_SECONDS: String(SILENCE_SECONDS),
+    });
     const pid = cp.child.pid ?? 0;
     try {
       await until(30_000, 'first lines', follower, () => recordsOf(follower.stdout()).length > 0);
@@ -148,7 +159,9 @@ describe('berth deploy logs --follow while the platform stops and starts again',
       // Frozen, not stopped: the connection stays open and nothing comes, not even a heartbeat.
       process.kill(pid, 'SIGSTOP');
       await until(60_000, 'word of the silence', follower, () =>
-        follower.stderr().includes('berth: the platform stopped answering (no answer in 30 s)'),
+        follower
+          .stderr()
+          .includes(`berth: the platform stopped answering (no answer in ${SILENCE_SECONDS} s)`),
       );
       process.kill(pid, 'SIGCONT');
       await until(90_000, 'word of the reconnection', follower, () =>

@@ -57,7 +57,13 @@ export async function connect(env: CliEnvironment, projectDir: string): Promise<
     );
   }
   return {
-    client: new DeployClient({ baseUrl, apiKey: key.value, apiKeyOrigin: key.origin }),
+    client: new DeployClient({
+      baseUrl,
+      apiKey: key.value,
+      apiKeyOrigin: key.origin,
+      followSilenceMs:
+        env.followSilenceSeconds === undefined ? undefined : env.followSilenceSeconds * 1000,
+    }),
     dotenv,
     platform: platform && `the platform running in ${platform.dataDir}`,
   };
