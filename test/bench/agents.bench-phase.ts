@@ -12,6 +12,7 @@ import {
   speedUp,
   type Row,
 } from './bench-support.js';
+import { socketRun, type StreamedTokens } from './agents-socket-run.js';
 import { treeUsage } from './process-usage.js';
 import { startReferenceServer } from './reference-server.js';
 
@@ -33,8 +34,14 @@ export const AGENTS_GOALS = {
   residentMb: 600,
 } as const;
 
+/** Classic `runs/stream` over SSE with the SDK, or thread streaming v2 over a WebSocket. */
+export type AgentsWay = 'classic' | 'v2';
+
+type RunConfig = { configurable: Record<string, number> };
+
 export interface AgentsOptions {
   readonly target: Target;
+  readonly way: AgentsWay;
   /** The server's process (with its descendants: the reference is a process tree). */
   readonly pid: number;
   /** The server's database, for its connections (pg_stat_activity); none for the reference. */
@@ -57,6 +64,9 @@ export interface AgentsResult {
   readonly cpuSeconds: number;
   readonly processes: number;
   readonly peakConnections: number | undefined;
+  /** Berth: the most runs in progress at once, and its admission limit's samples. */
+  readonly peakInProgress: number | undefined;
+  readonly admissionLimits: readonly number[];
 }
 
 /** One human message asks for an answer; two (a second turn) make the model call its tool first. */
@@ -86,6 +96,37 @@ function tokenOf(data: unknown): string | undefined {
 }
 
 /** One run streamed with the SDK (`messages-tuple`, classic SSE) to the end of its stream. */
+async function classicRun(
+  client: Client,
+  threadId: string,
+  run: { readonly input: Record<string, unknown>; readonly config: RunConfig },
+  timeoutMs: number,
+): Promise<StreamedTokens> {
+  const started = performance.now();
+  let firstAt: number | undefined;
+  let lastAt = Number.NaN;
+  let tokens = 0;
+  for await (const part of client.runs.stream(threadId, AGENTS_GRAPH, {
+    input: run.input,
+    config: run.config,
+    streamMode: 'messages-tuple',
+    signal: AbortSignal.any([everything.signal, AbortSignal.timeout(timeoutMs)]),
+  })) {
+    if (part.event === 'error') throw new Error(`error event: ${JSON.stringify(part.data)}`);
+    if (part.event !== 'messages' || tokenOf(part.data) === undefined) continue;
+    lastAt = performance.now();
+    firstAt ??= lastAt;
+    tokens += 1;
+  }
+  return {
+    firstAt: (firstAt ?? Number.NaN) - started,
+    lastAt: lastAt - started,
+    endAt: performance.now() - started,
+    tokens,
+  };
+}
+
+/** One run streamed the given way, its times beyond the model's own. */
 async function streamRun(
   client: Client,
   threadId: string,
@@ -94,30 +135,23 @@ async function streamRun(
 ): Promise<RunOutcome> {
   const { toolTurn, input } = inputOf(run);
   const model = modelTime(options.timing, toolTurn);
-  const started = performance.now();
-  let firstAt: number | undefined;
-  let lastAt = Number.NaN;
-  let tokens = 0;
-  for await (const part of client.runs.stream(threadId, AGENTS_GRAPH, {
-    input,
-    config: { configurable: timingConfigurable(options.timing) },
-    streamMode: 'messages-tuple',
-    signal: AbortSignal.any([everything.signal, AbortSignal.timeout(options.timeoutMs)]),
-  })) {
-    if (part.event === 'error') throw new Error(`error event: ${JSON.stringify(part.data)}`);
-    if (part.event !== 'messages' || tokenOf(part.data) === undefined) continue;
-    lastAt = performance.now();
-    firstAt ??= lastAt;
-    tokens += 1;
-  }
-  const endAt = performance.now();
-  if (firstAt === undefined || tokens !== options.timing.tokens) {
-    throw new Error(`streamed ${tokens} of the model's ${options.timing.tokens} tokens`);
+  const config = { configurable: timingConfigurable(options.timing) };
+  const streamed =
+    options.way === 'classic'
+      ? await classicRun(client, threadId, { input, config }, options.timeoutMs)
+      : await socketRun(
+          options.target,
+          threadId,
+          { assistantId: AGENTS_GRAPH, input, config },
+          options.timeoutMs,
+        );
+  if (Number.isNaN(streamed.firstAt) || streamed.tokens !== options.timing.tokens) {
+    throw new Error(`streamed ${streamed.tokens} of the model's ${options.timing.tokens} tokens`);
   }
   return {
-    firstTokenMs: firstAt - started - model.firstTokenMs,
-    lastTokenMs: lastAt - started - model.totalMs,
-    endMs: endAt - started - model.totalMs,
+    firstTokenMs: streamed.firstAt - model.firstTokenMs,
+    lastTokenMs: streamed.lastAt - model.totalMs,
+    endMs: streamed.endAt - model.totalMs,
   };
 }
 
@@ -131,13 +165,32 @@ async function createThreads(client: Client, count: number): Promise<string[]> {
   return threads;
 }
 
+/** Berth's own gauges of its run admission (`/metrics`). */
+async function admissionGauges(target: Target): Promise<{ limit: number; inProgress: number }> {
+  const response = await fetch(`${target.url}/metrics`, { headers: target.headers });
+  const text = await response.text();
+  const valueOf = (name: string): number =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    limit: valueOf('berth_run_admission_limit'),
+    inProgress: valueOf('berth_runs_in_progress'),
+  };
+}
+
 /** Samples the server's resident size (summed over its tree) and database connections. */
 function startSampling(options: AgentsOptions): {
-  stop(): Promise<{ peakResidentBytes: number; peakConnections: number | undefined }>;
+  stop(): Promise<{
+    peakResidentBytes: number;
+    peakConnections: number | undefined;
+    peakInProgress: number | undefined;
+    limits: number[];
+  }>;
 } {
   let peakResidentBytes = 0;
   let peakConnections: number | undefined;
   const sampling = { stopped: false };
+  let peakInProgress: number | undefined;
+  const limits: number[] = [];
   const database = options.databaseUrl
     ? new pg.Client({ connectionString: options.databaseUrl })
     : undefined;
@@ -145,6 +198,11 @@ function startSampling(options: AgentsOptions): {
   const sampleOnce = async (): Promise<void> => {
     const usage = await treeUsage(options.pid);
     peakResidentBytes = Math.max(peakResidentBytes, usage.residentBytes);
+    if (options.databaseUrl) {
+      const gauges = await admissionGauges(options.target);
+      peakInProgress = Math.max(peakInProgress ?? 0, gauges.inProgress);
+      limits.push(gauges.limit);
+    }
     if (database) {
       await connecting;
       const { rows } = await database.query<{ count: number }>(
@@ -166,7 +224,7 @@ function startSampling(options: AgentsOptions): {
       sampling.stopped = true;
       await loop;
       await database?.end();
-      return { peakResidentBytes, peakConnections };
+      return { peakResidentBytes, peakConnections, peakInProgress, limits };
     },
   };
 }
@@ -217,6 +275,8 @@ export async function agentsBench(options: AgentsOptions): Promise<AgentsResult>
     cpuSeconds: after.cpuSeconds - before.cpuSeconds,
     processes: after.processes,
     peakConnections: peaks.peakConnections,
+    peakInProgress: peaks.peakInProgress,
+    admissionLimits: peaks.limits,
   };
 }
 
@@ -290,6 +350,15 @@ export function agentsRows(berth: AgentsResult, peer: AgentsResult): Row[] {
       ratio: '',
     },
     {
+      metric: 'Berth: runs in progress, peak (its admission limit p50, max)',
+      berth:
+        berth.peakInProgress === undefined
+          ? '-'
+          : `${berth.peakInProgress} (${percentile(berth.admissionLimits, 50)}, ${Math.max(...berth.admissionLimits)})`,
+      peer: '-',
+      ratio: '',
+    },
+    {
       metric: 'PostgreSQL connections, peak (pg_stat_activity)',
       berth: berth.peakConnections === undefined ? '-' : String(berth.peakConnections),
       peer: '-',
@@ -318,6 +387,8 @@ export function agentsGoals(berth: AgentsResult, peer: AgentsResult): string {
 export interface AgentsPhaseOptions {
   readonly runs: number;
   readonly timing: ModelTiming;
+  /** The ways each server is measured, one pass each, in this order. */
+  readonly ways: readonly AgentsWay[];
   /** Whether the reference server takes its turn after Berth. */
   readonly reference: boolean;
   /** The Berth runtime's environment beside its database and graphs. */
@@ -339,11 +410,43 @@ const NOT_RUN: AgentsResult = {
   cpuSeconds: Number.NaN,
   processes: 0,
   peakConnections: undefined,
+  peakInProgress: undefined,
+  admissionLimits: [],
 };
+
+const WAY_NAMES: Record<AgentsWay, string> = {
+  classic: 'clients streaming messages-tuple (classic SSE, official SDK client.runs.stream)',
+  v2: 'clients on thread streaming v2 over a WebSocket (messages and lifecycle)',
+};
+
+type Passes = Map<AgentsWay, AgentsResult>;
+
+/** Each way in turn on one server, fresh threads each pass. */
+async function passes(
+  options: AgentsPhaseOptions,
+  server: Omit<AgentsOptions, 'way' | 'runs' | 'timing' | 'timeoutMs'>,
+  timeoutMs: number,
+): Promise<Passes> {
+  const results: Passes = new Map();
+  for (const way of options.ways) {
+    const result = await agentsBench({
+      ...server,
+      way,
+      runs: options.runs,
+      timing: options.timing,
+      timeoutMs,
+    });
+    results.set(way, result);
+    console.log(
+      `  ${server.target.name} ${way}: ${result.seconds.toFixed(1)} s, ${result.failed} failed; ${options.load()}`,
+    );
+  }
+  return results;
+}
 
 /**
  * The `agents` phase: Berth on a database of its own, then the reference server, each serving
- * test/bench/agents-app alone while the other is stopped, then the table.
+ * test/bench/agents-app alone while the other is stopped, each way in turn; then a table a way.
  */
 export async function agentsPhase(options: AgentsPhaseOptions): Promise<void> {
   const model = modelTime(options.timing, false);
@@ -351,10 +454,10 @@ export async function agentsPhase(options: AgentsPhaseOptions): Promise<void> {
   console.log(
     `Agents benchmark: ${options.runs.toLocaleString('en-US')} runs at once of ${APP_DIR}, each on its own ` +
       `thread, the model streaming ${options.timing.tokens} tokens ${options.timing.intervalMs} ms apart ` +
-      `(a tool call first on every other run); Node ${process.version}; ${options.load()}`,
+      `(a tool call first on every other run); ways: ${options.ways.join(', ')}; Node ${process.version}; ${options.load()}`,
   );
   const database = await openBenchDatabase('agents');
-  let berth: AgentsResult;
+  let berth: Passes;
   try {
     const runtime = await startRuntime({
       databaseUrl: database.url,
@@ -363,54 +466,55 @@ export async function agentsPhase(options: AgentsPhaseOptions): Promise<void> {
     });
     try {
       if (runtime.child.pid === undefined) throw new Error('the runtime has no process id');
-      berth = await agentsBench({
-        target: { name: 'berth', url: runtime.url, headers: { 'x-api-key': runtime.apiKey } },
-        pid: runtime.child.pid,
-        databaseUrl: database.url,
-        runs: options.runs,
-        timing: options.timing,
+      berth = await passes(
+        options,
+        {
+          target: { name: 'berth', url: runtime.url, headers: { 'x-api-key': runtime.apiKey } },
+          pid: runtime.child.pid,
+          databaseUrl: database.url,
+        },
         timeoutMs,
-      });
+      );
     } finally {
       await runtime.stop();
     }
   } finally {
     await database.close();
   }
-  console.log(`  berth: ${berth.seconds.toFixed(1)} s; ${options.load()}`);
-  let peer = NOT_RUN;
+  let peer: Passes = new Map();
   let version = 'not run (BENCH_AGENTS_REFERENCE=off)';
   if (options.reference) {
     const reference = await startReferenceServer({ appDir: APP_DIR });
     version = `langgraphjs dev ${reference.version}`;
     try {
-      peer = await agentsBench({
-        target: { name: 'reference', url: reference.url, headers: {} },
-        pid: reference.pid,
-        runs: options.runs,
-        timing: options.timing,
+      peer = await passes(
+        options,
+        { target: { name: 'reference', url: reference.url, headers: {} }, pid: reference.pid },
         timeoutMs,
-      });
+      );
     } finally {
       await reference.stop();
     }
-    console.log(`  reference: ${peer.seconds.toFixed(1)} s; ${options.load()}`);
   }
-  printTable(
-    `Agents: ${options.runs.toLocaleString('en-US')} runs in flight at once, clients streaming ` +
-      `messages-tuple (classic SSE, official SDK); times beyond the model's own ` +
-      `(${model.firstTokenMs} ms to its first token, ${(model.totalMs / 1000).toFixed(1)} s in all, ` +
-      `one interval more on a tool turn)`,
-    version,
-    agentsRows(berth, peer),
-  );
-  console.log(`\n${agentsGoals(berth, peer)}`);
-  for (const [name, result] of [
-    ['berth', berth],
-    ['reference', peer],
-  ] as const) {
-    if (result.firstError !== undefined) {
-      console.log(`First failed run (${name}): ${result.firstError.slice(0, 300)}`);
+  for (const way of options.ways) {
+    const ours = berth.get(way) ?? NOT_RUN;
+    const theirs = peer.get(way) ?? NOT_RUN;
+    printTable(
+      `Agents: ${options.runs.toLocaleString('en-US')} runs in flight at once, ${WAY_NAMES[way]}; ` +
+        `times beyond the model's own (${model.firstTokenMs} ms to its first token, ` +
+        `${(model.totalMs / 1000).toFixed(1)} s in all, one interval more on a tool turn)`,
+      version,
+      agentsRows(ours, theirs),
+    );
+    console.log(`\n${agentsGoals(ours, theirs)}`);
+    for (const [name, result] of [
+      ['berth', ours],
+      ['reference', theirs],
+    ] as const) {
+      if (result.firstError !== undefined) {
+        console.log(`First failed run (${name}, ${way}): ${result.firstError.slice(0, 300)}`);
+      }
     }
   }
+  console.log(`Machine at the end: ${options.load()}.`);
 }

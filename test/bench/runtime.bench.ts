@@ -42,7 +42,7 @@ import { scaleOutBench } from './scale-out.bench-phase.js';
 import { storeBench, type StoreBenchResult } from './store.bench-phase.js';
 import { streamingV2Bench } from './streaming-v2.bench-phase.js';
 import { growingThreadBench } from './growing-thread.bench-phase.js';
-import { agentsPhase } from './agents.bench-phase.js';
+import { agentsPhase, type AgentsWay } from './agents.bench-phase.js';
 import { DEFAULT_TIMING } from './agents-app/src/model-timing.js';
 import {
   COLLECTS_ON_SIGNAL,
@@ -88,6 +88,9 @@ const PHASES = benchPhases(process.env.BENCH_PHASES);
 /** The agents phase: this many runs at once; the reference takes its turn unless `off`. */
 const AGENTS_RUNS = Math.max(1, Number(process.env.BENCH_AGENTS_RUNS ?? 1_000));
 const AGENTS_REFERENCE = process.env.BENCH_AGENTS_REFERENCE !== 'off';
+/** Its second pass, thread streaming v2 over a WebSocket, unless `BENCH_AGENTS_V2=off`. */
+const AGENTS_WAYS: readonly AgentsWay[] =
+  process.env.BENCH_AGENTS_V2 === 'off' ? ['classic'] : ['classic', 'v2'];
 /**
  * The soak: this many runs/wait over SOAK_THREADS threads, about 60 to 90 s on a 2-core machine
  * (the runs slow down as the threads' conversations grow), sampled every SOAK_SAMPLE_SECONDS.
@@ -1020,6 +1023,7 @@ async function main(): Promise<void> {
       await agentsPhase({
         runs: AGENTS_RUNS,
         timing: DEFAULT_TIMING,
+        ways: AGENTS_WAYS,
         reference: AGENTS_REFERENCE,
         runtimeEnv: {
           EVENTSTORE_URL: '',
