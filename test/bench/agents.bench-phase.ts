@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join, resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import pg from 'pg';
@@ -240,6 +241,8 @@ export async function agentsBench(options: AgentsOptions): Promise<AgentsResult>
     defaultHeaders: { ...options.target.headers },
     callerOptions: { maxRetries: 0 },
   });
+  // Each run in flight listens to the benchmark's watchdog.
+  setMaxListeners(options.runs + WARM_UP_RUNS + 10, everything.signal);
   // The first runs load the graph and warm the server's code up: outside the figures.
   const warmUp = { ...options, timing: WARM_UP_TIMING };
   const warmThreads = await createThreads(client, WARM_UP_RUNS);
