@@ -213,12 +213,14 @@ function startSampling(options: AgentsOptions): {
       peakConnections = Math.max(peakConnections ?? 0, rows[0]?.count ?? 0);
     }
   };
+  // A sample that fails (the server closed a kept-alive socket) is skipped.
+  const sampleSafely = (): Promise<void> => sampleOnce().catch(() => undefined);
   const loop = (async () => {
     while (!sampling.stopped) {
-      await sampleOnce();
+      await sampleSafely();
       await new Promise((done) => setTimeout(done, SAMPLE_EVERY_MS));
     }
-    await sampleOnce();
+    await sampleSafely();
   })();
   return {
     stop: async () => {
@@ -479,6 +481,9 @@ export async function agentsPhase(options: AgentsPhaseOptions): Promise<void> {
         timeoutMs,
       );
     } finally {
+      if (runtime.child.exitCode !== null || runtime.child.signalCode !== null) {
+        console.log(`The runtime exited during the phase:\n${runtime.output().slice(-3000)}`);
+      }
       await runtime.stop();
     }
   } finally {
