@@ -378,11 +378,22 @@ export function agentsGoals(berth: AgentsResult, peer: AgentsResult): string {
   const first = percentile(berth.firstTokenAdded, 99);
   const end = percentile(berth.endAdded, 99);
   const resident = berth.peakResidentBytes / 1024 / 1024;
+  const compared = comparedGoals(berth, peer);
   return (
     `Goals (issue 46), Berth: 0 failed: ${berth.failed} (${verdict(berth.failed === 0)}); ` +
     `added p99 to the first token <= ${AGENTS_GOALS.firstTokenP99Ms} ms: ${millis(first)} (${verdict(first <= AGENTS_GOALS.firstTokenP99Ms)}); ` +
     `to the end <= ${AGENTS_GOALS.endP99Ms} ms: ${millis(end)} (${verdict(end <= AGENTS_GOALS.endP99Ms)}); ` +
-    `resident <= ${AGENTS_GOALS.residentMb} MB: ${resident.toFixed(0)} MB (${verdict(resident <= AGENTS_GOALS.residentMb)}); ` +
+    `resident <= ${AGENTS_GOALS.residentMb} MB: ${resident.toFixed(0)} MB (${verdict(resident <= AGENTS_GOALS.residentMb)})` +
+    (peer.runs === 0 ? '' : `; ${compared}`)
+  );
+}
+
+/** Whether each of Berth's figures beats the reference's. */
+function comparedGoals(berth: AgentsResult, peer: AgentsResult): string {
+  const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+  const first = percentile(berth.firstTokenAdded, 99);
+  const end = percentile(berth.endAdded, 99);
+  return (
     `every figure better than the reference's: first token p99 ${verdict(first < percentile(peer.firstTokenAdded, 99))}, ` +
     `end p99 ${verdict(end < percentile(peer.endAdded, 99))}, resident ${verdict(berth.peakResidentBytes < peer.peakResidentBytes)}, ` +
     `CPU ${verdict(berth.cpuSeconds < peer.cpuSeconds)}`
