@@ -15,9 +15,11 @@ export async function readProjectionDelays(target: Target): Promise<Map<string, 
   const histograms = new Map<string, Histogram>();
   for (const line of text.split('\n')) {
     if (!line.startsWith(METRIC)) continue;
-    const match = /projection="([^"]+)".*le="([^"]+)"\} (\d+)/.exec(line);
-    if (!match) continue;
-    const [, projection = '', le = '', count = '0'] = match;
+    // Labels in whatever order the registry writes them (prom-client puts `le` first).
+    const projection = /projection="([^"]+)"/.exec(line)?.[1];
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    const count = /\} (\d+)$/.exec(line)?.[1];
+    if (projection === undefined || le === undefined || count === undefined) continue;
     const histogram = histograms.get(projection) ?? new Map<number, number>();
     histogram.set(le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), Number(count));
     histograms.set(projection, histogram);
