@@ -64,14 +64,18 @@ function databaseNameFor(dir: string): string {
   return `berth_app_${slug || 'default'}`.slice(0, 60);
 }
 
-/** The API key and PostgreSQL server of the footing chosen. */
+/**
+ * The API key, PostgreSQL server and data directory of the footing chosen: the runtime keeps
+ * what it must (its master key) there, never in the application's directory.
+ */
 async function openFooting(
   footing: DevFooting,
   env: CliEnvironment,
-): Promise<{ apiKey: ApiKeySource; server: DatabaseServer }> {
+): Promise<{ apiKey: ApiKeySource; server: DatabaseServer; dataDir: string }> {
   if (footing.kind === 'platform') {
     const { platform } = footing;
     return {
+      dataDir: platform.dataDir,
       apiKey: env.apiKey
         ? { key: env.apiKey, origin: 'environment' }
         : { key: platform.apiKey, origin: 'the running platform' },
@@ -82,6 +86,7 @@ async function openFooting(
   }
   if (!env.databaseUrl) await prepareDataDir(env.dataDir);
   return {
+    dataDir: env.dataDir,
     apiKey: await resolveApiKey(env.apiKey, env.dataDir),
     server: await openDatabaseServer(env.databaseUrl, env.dataDir, { shareRunning: true }),
   };
@@ -144,7 +149,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
   await warnOfLeftoverDataDir(dir, env.dataDir);
   const port = await choosePort(host, values.port ?? env.runtimePort);
 
-  const { apiKey, server } = await openFooting(footing, env);
+  const { apiKey, server, dataDir } = await openFooting(footing, env);
   const databaseUrl = env.databaseUrl ?? (await server.database(databaseNameFor(dir)));
   const supervisor = new Supervisor(() => server.stop());
   process.once('SIGINT', () => void supervisor.stop());
@@ -156,6 +161,7 @@ export async function dev(args: readonly string[], env: CliEnvironment): Promise
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      BERTH_DATA_DIR: dataDir,
       BERTH_API_KEY: apiKey.key,
       BERTH_GRAPH_CONFIG: configFile,
       BERTH_RUNTIME_PORT: port,
