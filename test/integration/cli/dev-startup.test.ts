@@ -205,7 +205,8 @@ describe('berth dev starts where it can, and says what to do where it cannot', (
 
 async function expectServing(started: Started): Promise<string> {
   const deadline = Date.now() + 120_000;
-  while (!started.output().includes('Berth agent runtime: http')) {
+  // The banner's last line (after the URL): the lines before it are written by then.
+  while (!started.output().includes('  API key (')) {
     if (started.child.exitCode !== null || Date.now() > deadline) {
       throw new Error(`berth dev did not start:\n${started.output()}`);
     }

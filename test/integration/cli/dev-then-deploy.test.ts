@@ -114,7 +114,8 @@ describe('berth dev, then berth deploy, from the application directory beside np
     const env = userEnvironment({ XDG_STATE_HOME: state });
     const dev = start(['dev', '--port', String(await freePort())], app, env);
     cleanups.push(() => stop(dev));
-    await until(dev, 'Berth agent runtime: http', 120_000);
+    // The banner's last line: the lines before it are written by then.
+    await until(dev, '  API key (', 120_000);
     const said = dev.output().split('\n');
     expect(said[0]).toBe(
       `  Beside the Berth platform running in ${platformDir} (control plane ` +
