@@ -129,7 +129,7 @@ describe('loadRuntimeConfig', () => {
     const config = loadRuntimeConfig({ BERTH_API_KEY: 'k' });
     expect(config.port).toBe(8123);
     expect(config.host).toBe('127.0.0.1');
-    expect(config.workerConcurrency).toBe(16);
+    expect(config.workerConcurrency).toBe(1000);
     expect(config.runWorkers).toBe(true);
     expect(config.serveApi).toBe(true);
   });
