@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '#libs/domain';
-import { AggregateCommands, EventStore } from '#libs/event-store';
+import { AggregateCommands, EventStore, type CommandContext } from '#libs/event-store';
 import {
   assistantDecider,
   type AssistantCommand,
@@ -22,8 +22,12 @@ export class AssistantCommands extends AggregateCommands<
   }
 
   /** Decides the command; answers the assistant as it is after it. */
-  async assistantAfter(assistantId: string, command: AssistantCommand): Promise<Assistant> {
-    const { state } = await this.handle(assistantId, command);
+  async assistantAfter(
+    assistantId: string,
+    command: AssistantCommand,
+    context: CommandContext = {},
+  ): Promise<Assistant> {
+    const { state } = await this.handle(assistantId, command, context);
     const row = rowOf(state);
     if (!row) throw notFound('Assistant not found');
     return assistantResource(row);

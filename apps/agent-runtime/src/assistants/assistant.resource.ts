@@ -1,5 +1,6 @@
 import type { AssistantRow } from './assistant.entity.js';
 import type { AssistantVersionData } from './assistant.events.js';
+import type { VersionProvenance } from './version-changes.js';
 
 export function assistantResource(row: AssistantRow) {
   return {
@@ -16,7 +17,15 @@ export function assistantResource(row: AssistantRow) {
   };
 }
 
-export function assistantVersionResource(assistantId: string, version: AssistantVersionData) {
+/**
+ * A version as the SDK's `AssistantVersion` has it, plus where it came from: the version it was
+ * made from, who made it and what it changed (fields the SDK does not know and leaves alone).
+ */
+export function assistantVersionResource(
+  assistantId: string,
+  version: AssistantVersionData,
+  provenance: VersionProvenance | undefined,
+) {
   return {
     assistant_id: assistantId,
     version: version.version,
@@ -27,6 +36,9 @@ export function assistantVersionResource(assistantId: string, version: Assistant
     created_at: version.created_at,
     name: version.name,
     description: version.description,
+    previous_version: provenance?.previous_version ?? null,
+    changed_by: provenance?.changed_by ?? null,
+    changes: provenance?.changes ?? [],
   };
 }
 

@@ -37,6 +37,8 @@ import { DeleteAssistant } from './delete-assistant/delete-assistant.command.js'
 import { SetLatestVersion } from './set-latest-version/set-latest-version.command.js';
 import { UpdateAssistant } from './update-assistant/update-assistant.command.js';
 import { IdPipe } from '../common/id.pipe.js';
+import type { JsonObject } from '#libs/domain';
+import { RequestActor } from '../auth/request-actor.js';
 
 const now = (): string => new Date().toISOString();
 
@@ -52,10 +54,11 @@ export class AssistantsController {
   @AuthEvent('assistants:create')
   @Post()
   @HttpCode(200)
-  create(@Body() body: CreateAssistantDto): Promise<Assistant> {
+  create(@Body() body: CreateAssistantDto, @RequestActor() actor: JsonObject): Promise<Assistant> {
     const { graph_id, assistant_id, if_exists, ...fields } = body;
+    const id = assistant_id ?? uuidv7();
     return this.commands.execute(
-      new CreateAssistant(assistant_id ?? uuidv7(), graph_id, fields, if_exists ?? 'raise', now()),
+      new CreateAssistant(id, graph_id, fields, if_exists ?? 'raise', now(), actor),
     );
   }
 
@@ -126,8 +129,9 @@ export class AssistantsController {
   update(
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: UpdateAssistantDto,
+    @RequestActor() actor: JsonObject,
   ): Promise<Assistant> {
-    return this.commands.execute(new UpdateAssistant(assistantId, body, now()));
+    return this.commands.execute(new UpdateAssistant(assistantId, body, now(), actor));
   }
 
   @ReturnsNothing()
@@ -150,8 +154,9 @@ export class AssistantsController {
   setLatest(
     @Param('assistantId', IdPipe) assistantId: string,
     @Body() body: SetLatestVersionDto,
+    @RequestActor() actor: JsonObject,
   ): Promise<Assistant> {
-    return this.commands.execute(new SetLatestVersion(assistantId, body.version, now()));
+    return this.commands.execute(new SetLatestVersion(assistantId, body.version, now(), actor));
   }
 
   @Returns(listOf('AssistantVersion'))

@@ -3,14 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { refuseFailedGraph } from '../common/graph-availability.js';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { EventStore, foldStream, type JsonObject } from '#libs/event-store';
-import { notFound } from '#libs/domain';
+import { domainEventOf, notFound } from '#libs/domain';
 import { GraphCatalog } from '../common/runtime-tokens.js';
 import { selectFields } from '../common/select-fields.js';
 import { defaultAssistantId, isUuid } from '../common/uuid5.js';
 import { ReadModelFreshness } from '#libs/persistence';
 import { activeVersion, assistantDecider, type AssistantState } from './assistant.decider.js';
 import { AssistantEntity, type AssistantRow } from './assistant.entity.js';
-import { assistantStream } from './assistant.events.js';
+import { assistantStream, type AssistantEvent } from './assistant.events.js';
 import {
   assistantResource,
   assistantVersionResource,
@@ -18,6 +18,7 @@ import {
   type AssistantVersion,
 } from './assistant.resource.js';
 import type { ListVersionsDto, SearchAssistantsDto } from './assistants.dto.js';
+import { versionProvenance, type VersionProvenance } from './version-changes.js';
 
 export interface ResolvedAssistant {
   readonly assistant_id: string;
@@ -62,14 +63,29 @@ export class AssistantsService {
     return assistantResource(await this.row(assistantId));
   }
 
+  /** Newest first, each with what it changed from the version it was made from, who and when. */
   async versions(assistantId: string, query: ListVersionsDto): Promise<AssistantVersion[]> {
     const row = await this.row(assistantId);
+    const provenance = await this.provenance(assistantId);
     const offset = query.offset ?? 0;
     return [...row.versions]
       .filter((version) => !query.metadata || contains(version.metadata, query.metadata))
       .sort((a, b) => b.version - a.version)
       .slice(offset, offset + (query.limit ?? 10))
-      .map((version) => assistantVersionResource(assistantId, version));
+      .map((version) =>
+        assistantVersionResource(assistantId, version, provenance.get(version.version)),
+      );
+  }
+
+  /** Who made each version and from which, as the assistant's stream recorded it. */
+  private async provenance(assistantId: string): Promise<Map<number, VersionProvenance>> {
+    const events = await this.store.readStream(assistantStream(assistantId));
+    return versionProvenance(
+      events.map((recorded) => ({
+        event: domainEventOf<AssistantEvent>(recorded),
+        metadata: recorded.metadata,
+      })),
+    );
   }
 
   async search(query: SearchAssistantsDto): Promise<Partial<Assistant>[]> {

@@ -22,6 +22,19 @@ const assistantFields = {
   description: nullable({ type: 'string' }),
 } satisfies Record<string, SchemaObject>;
 
+const versionChange: SchemaObject = {
+  type: 'object',
+  description:
+    'A field the version changed: `graph_id`, `name`, `description` whole, `config`, `context` and `metadata` by path (`context.model`); `from` is absent when added, `to` when removed.',
+  properties: {
+    field: { type: 'string' },
+    change: { type: 'string', enum: ['added', 'removed', 'modified'] },
+    from: {},
+    to: {},
+  },
+  required: ['field', 'change'],
+};
+
 const checkpoint: SchemaObject = {
   type: 'object',
   description: 'Where a state was saved.',
@@ -110,7 +123,23 @@ export const RUNTIME_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     { ...assistantFields, updated_at: timestamp },
     'An assistant at its active version.',
   ),
-  AssistantVersion: record(assistantFields, 'One version of an assistant.'),
+  AssistantVersion: record(
+    {
+      ...assistantFields,
+      previous_version: nullable({
+        type: 'integer',
+        minimum: 1,
+        description: 'The version that was latest when this one was made; null for the first',
+      }),
+      changed_by: nullable({
+        ...object,
+        description:
+          'Who made it, as recorded on its event: `{kind: "user", identity}` or `{kind: "platform"}`',
+      }),
+      changes: { type: 'array', items: versionChange },
+    },
+    'One version of an assistant, with what it changed from the version it was made from.',
+  ),
   Thread: record(
     {
       thread_id: uuid,

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { JsonObject } from '#libs/domain';
 import type { AssistantFields } from '../assistant.decider.js';
 import type { Assistant } from '../assistant.resource.js';
 
@@ -10,6 +11,8 @@ export class CreateAssistant extends Command<Assistant> {
     readonly fields: AssistantFields,
     readonly ifExists: 'raise' | 'do_nothing',
     readonly now: string,
+    /** Who asked for it, recorded on its event. */
+    readonly actor: JsonObject,
   ) {
     super();
   }

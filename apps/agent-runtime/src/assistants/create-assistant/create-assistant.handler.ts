@@ -15,13 +15,17 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant> 
 
   execute(create: CreateAssistant): Promise<Assistant> {
     requireServedGraph(this.graphs, create.graphId);
-    return this.assistants.assistantAfter(create.assistantId, {
-      kind: 'create',
-      assistant_id: create.assistantId,
-      graph_id: create.graphId,
-      fields: create.fields,
-      if_exists: create.ifExists,
-      now: create.now,
-    });
+    return this.assistants.assistantAfter(
+      create.assistantId,
+      {
+        kind: 'create',
+        assistant_id: create.assistantId,
+        graph_id: create.graphId,
+        fields: create.fields,
+        if_exists: create.ifExists,
+        now: create.now,
+      },
+      { metadata: { actor: create.actor } },
+    );
   }
 }

@@ -8,7 +8,11 @@ import { SetLatestVersion } from './set-latest-version.command.js';
 export class SetLatestVersionHandler implements ICommandHandler<SetLatestVersion> {
   constructor(@Inject(AssistantCommands) private readonly assistants: AssistantCommands) {}
 
-  execute({ assistantId, version, now }: SetLatestVersion): Promise<Assistant> {
-    return this.assistants.assistantAfter(assistantId, { kind: 'set_latest', version, now });
+  execute({ assistantId, version, now, actor }: SetLatestVersion): Promise<Assistant> {
+    return this.assistants.assistantAfter(
+      assistantId,
+      { kind: 'set_latest', version, now },
+      { metadata: { actor } },
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { JsonObject } from '#libs/domain';
 import type { AssistantFields } from '../assistant.decider.js';
 import type { Assistant } from '../assistant.resource.js';
 
@@ -8,6 +9,8 @@ export class UpdateAssistant extends Command<Assistant> {
     readonly assistantId: string,
     readonly fields: AssistantFields,
     readonly now: string,
+    /** Who asked for it, recorded on its event. */
+    readonly actor: JsonObject,
   ) {
     super();
   }

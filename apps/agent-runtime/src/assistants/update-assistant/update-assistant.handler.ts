@@ -13,8 +13,12 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant> 
     @Inject(GraphCatalog) private readonly graphs: GraphCatalog,
   ) {}
 
-  execute({ assistantId, fields, now }: UpdateAssistant): Promise<Assistant> {
+  execute({ assistantId, fields, now, actor }: UpdateAssistant): Promise<Assistant> {
     if (fields.graph_id !== undefined) requireServedGraph(this.graphs, fields.graph_id);
-    return this.assistants.assistantAfter(assistantId, { kind: 'update', fields, now });
+    return this.assistants.assistantAfter(
+      assistantId,
+      { kind: 'update', fields, now },
+      { metadata: { actor } },
+    );
   }
 }
