@@ -393,14 +393,18 @@ export class RunQueue {
     return payload.startsWith(`${this.origin}:`);
   }
 
-  async cancel(runId: string, action: 'interrupt' | 'rollback'): Promise<CancelOutcome> {
-    const pending = await this.pool.query<QueueRow>(
-      `delete from run_queue where run_id = $1 and status = 'pending'
-        returning run_id, thread_id, attempt, payload, caller, cancel_action`,
-      [runId],
-    );
-    const [removed] = pending.rows;
-    if (removed) return { kind: 'removed_pending', payload: removed.payload };
+  /**
+   * Cancels a run. A pending one leaves the queue only once `recordEnd` has recorded how it ended,
+   * its row held meanwhile so that no worker claims it: a failure in between leaves it queued, and
+   * no run is ever out of the queue with its end unrecorded. A running one is told to stop.
+   */
+  async cancel(
+    runId: string,
+    action: 'interrupt' | 'rollback',
+    recordEnd: (payload: RunCreatedData) => Promise<void>,
+  ): Promise<CancelOutcome> {
+    const removed = await this.removePendingOnceRecorded(runId, recordEnd);
+    if (removed) return { kind: 'removed_pending', payload: removed };
     const running = await this.pool.query(
       'update run_queue set cancel_action = $2 where run_id = $1 returning run_id',
       [runId, action],
@@ -411,6 +415,36 @@ export class RunQueue {
       cancelNotice(runId, action),
     ]);
     return { kind: 'signalled_running' };
+  }
+
+  private async removePendingOnceRecorded(
+    runId: string,
+    recordEnd: (payload: RunCreatedData) => Promise<void>,
+  ): Promise<RunCreatedData | undefined> {
+    const client = await this.pool.connect();
+    let unusable = false;
+    try {
+      // A worker claiming the run holds its row: this waits, then finds it running.
+      const [, pending] = (await client.query(
+        `begin;
+         select payload from run_queue
+          where run_id = ${client.escapeLiteral(runId)} and status = 'pending' for update`,
+      )) as unknown as [unknown, pg.QueryResult<Pick<QueueRow, 'payload'>>];
+      const [row] = pending.rows;
+      if (row) {
+        await recordEnd(row.payload);
+        await client.query('delete from run_queue where run_id = $1', [runId]);
+      }
+      await client.query('commit');
+      return row?.payload;
+    } catch (error) {
+      await client.query('rollback').catch(() => {
+        unusable = true;
+      });
+      throw error;
+    } finally {
+      client.release(unusable);
+    }
   }
 }
 

@@ -142,37 +142,45 @@ export class RunCommands {
     wait = false,
   ): Promise<void> {
     await this.runs.requireRunOfThread(threadId, runId);
-    const outcome = await this.queue.cancel(runId, action);
+    const outcome = await this.queue.cancel(runId, action, (payload) =>
+      this.recordCancelledWhilePending(payload, action, now),
+    );
     if (outcome.kind === 'signalled_running') this.signals.cancelIfRunningHere(runId, action);
-    if (outcome.kind === 'removed_pending') {
-      const finished: RunFinishedData = {
-        run_id: runId,
-        thread_id: threadId,
-        status: 'interrupted',
-        attempt: 0,
-        error: null,
-        state_captured: false,
-        values: null,
-        values_extends: null,
-        next: [],
-        interrupts: {},
-        temporary: outcome.payload.kwargs.temporary,
-        finished_at: now,
-      };
-      await ensureRunCreated(this.store, outcome.payload);
-      const stored = await this.store.readStream(runStream(runId));
-      const lifecycle = foldRunLifecycle(stored);
-      await recordRunFinished(
-        (events) =>
-          this.store.append(runStream(runId), events, {
-            expectedPosition: stored.at(-1)?.streamPosition ?? 'no_stream',
-          }),
-        lifecycle,
-        { created: outcome.payload, finished, startedAt: null, rolledBack: action === 'rollback' },
-        this.runObserver,
-      );
-    }
     if (wait) await this.runs.waitForFinish(runId);
+  }
+
+  /** Records the end of a run cancelled before any worker started it. */
+  private async recordCancelledWhilePending(
+    created: RunCreatedData,
+    action: 'interrupt' | 'rollback',
+    now: string,
+  ): Promise<void> {
+    const runId = created.run_id;
+    const finished: RunFinishedData = {
+      run_id: runId,
+      thread_id: created.thread_id,
+      status: 'interrupted',
+      attempt: 0,
+      error: null,
+      state_captured: false,
+      values: null,
+      values_extends: null,
+      next: [],
+      interrupts: {},
+      temporary: created.kwargs.temporary,
+      finished_at: now,
+    };
+    await ensureRunCreated(this.store, created);
+    const stored = await this.store.readStream(runStream(runId));
+    await recordRunFinished(
+      (events) =>
+        this.store.append(runStream(runId), events, {
+          expectedPosition: stored.at(-1)?.streamPosition ?? 'no_stream',
+        }),
+      foldRunLifecycle(stored),
+      { created, finished, startedAt: null, rolledBack: action === 'rollback' },
+      this.runObserver,
+    );
   }
 
   /** Removes a finished run from its thread's runs; its events stay in the log. */
