@@ -775,7 +775,7 @@ export interface components {
             resources: components["schemas"]["Revision"][];
             offset: number;
         };
-        /** @description The deployment's audit trail, oldest first. */
+        /** @description The deployment's audit trail, oldest first: its events as recorded, and as cards a person reads (a change a person made, a revision's walk on one line, a failure), each naming its events by seq. */
         DeploymentHistory: {
             resources: {
                 seq: number;
@@ -790,6 +790,51 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
+            timeline: ({
+                /** @enum {string} */
+                kind: "change";
+                seq: number;
+                /** Format: date-time */
+                recorded_at: string;
+                revision_id: string | null;
+                events: number[];
+                title: string;
+                actor: {
+                    [key: string]: unknown;
+                } | null;
+                secrets_changed: string[];
+            } | {
+                /** @enum {string} */
+                kind: "status_walk";
+                seq: number;
+                /** Format: date-time */
+                recorded_at: string;
+                /** Format: uuid */
+                revision_id: string;
+                events: number[];
+                status: string;
+                settled: boolean;
+                activated: boolean;
+                phases: {
+                    /** @enum {string} */
+                    phase: "queued" | "build" | "deploy";
+                    ms: number;
+                    /** @enum {string} */
+                    outcome: "done" | "failed" | "stopped" | "running";
+                }[];
+                summary: string;
+            } | {
+                /** @enum {string} */
+                kind: "failure";
+                seq: number;
+                /** Format: date-time */
+                recorded_at: string;
+                /** Format: uuid */
+                revision_id: string;
+                events: number[];
+                status: string;
+                message: string | null;
+            })[];
         };
         /** @description Where to PUT the source tarball, until when. */
         IssuedUpload: {

@@ -27,7 +27,10 @@ import { DeploymentLogs } from './deployment-logs.service.js';
 import { CurrentCaller } from '../tenancy/caller.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 import type { IssuedUpload } from '../uploads/upload-store.js';
-import { DeploymentHistory, type HistoryEntry } from './read-model/deployment-history.js';
+import {
+  DeploymentHistory,
+  type DeploymentHistoryAnswer,
+} from './read-model/deployment-history.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { ListDeploymentsQueryDto, ListRevisionsQueryDto } from './deployments.dto.js';
 import { CreateDeployment } from './create-deployment/create-deployment.command.js';
@@ -124,7 +127,7 @@ export class DeploymentsController {
   auditHistory(
     @CurrentCaller() caller: Caller,
     @Param('deployment_id', id) deploymentId: string,
-  ): Promise<{ resources: HistoryEntry[] }> {
+  ): Promise<DeploymentHistoryAnswer> {
     return this.history.of(caller, deploymentId);
   }
 

@@ -19,6 +19,120 @@ const maskedSecrets: SchemaObject = {
   ),
 };
 
+const text: SchemaObject = { type: 'string' };
+const change: SchemaObject = { type: 'string', enum: ['added', 'removed', 'modified'] };
+const itemsOf = (properties: Record<string, SchemaObject>, description: string): SchemaObject => ({
+  type: 'array',
+  items: record(properties, description),
+});
+
+const REVISION_CHANGES_SCHEMA: SchemaObject = record(
+  {
+    revision_id: uuid,
+    against: nullable(uuid),
+    source_kept: { type: 'boolean' },
+    source_reason: nullable(text),
+    capped: nullable(text),
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A file added, removed or modified; a diff for text, else the reason.',
+        properties: { path: text, change, diff: text, reason: text },
+        required: ['path', 'change'],
+      },
+    },
+    dependencies: itemsOf(
+      {
+        name: text,
+        kind: text,
+        from: nullable(text),
+        to: nullable(text),
+        resolved_from: nullable(text),
+        resolved_to: nullable(text),
+      },
+      'A dependency added, removed or moved (package.json, package-lock.json).',
+    ),
+    graphs: itemsOf(
+      { graph_id: text, change, from: nullable(text), to: nullable(text) },
+      'A graph of langgraph.json added, removed or moved.',
+    ),
+    secrets: itemsOf(
+      { name: text, change: { type: 'string', enum: ['added', 'removed', 'changed'] } },
+      'A secret, by name only.',
+    ),
+    config: itemsOf({ field: text, from: {}, to: {} }, 'A setting of the revision.'),
+    commit_range: nullable(
+      record(
+        {
+          from: nullable(text),
+          to: nullable(text),
+          commits: nullable({
+            type: 'array',
+            items: record({ sha: text, message: text }, 'A commit.'),
+          }),
+          reason: nullable(text),
+        },
+        "A git source's commits.",
+      ),
+    ),
+  },
+  'What changed from one revision of a deployment (against) to another.',
+);
+
+const cardFields = {
+  seq: { type: 'integer', minimum: 0 },
+  recorded_at: timestamp,
+  revision_id: nullable(uuid),
+  events: { type: 'array', items: { type: 'integer', minimum: 0 } },
+} satisfies Record<string, SchemaObject>;
+
+const changeCard = record(
+  {
+    kind: { type: 'string', enum: ['change'] },
+    ...cardFields,
+    title: { type: 'string' },
+    actor: nullable(anyObject),
+    secrets_changed: { type: 'array', items: { type: 'string' } },
+  },
+  'A change a person made (created, patched, redeployed, deleted), with who made it.',
+);
+
+const statusWalkCard = record(
+  {
+    kind: { type: 'string', enum: ['status_walk'] },
+    ...cardFields,
+    revision_id: uuid,
+    status: { type: 'string' },
+    settled: { type: 'boolean' },
+    activated: { type: 'boolean' },
+    phases: {
+      type: 'array',
+      items: record(
+        {
+          phase: { type: 'string', enum: ['queued', 'build', 'deploy'] },
+          ms: { type: 'number', minimum: 0 },
+          outcome: { type: 'string', enum: ['done', 'failed', 'stopped', 'running'] },
+        },
+        'How long the revision spent in one phase, and how the phase ended.',
+      ),
+    },
+    summary: { type: 'string' },
+  },
+  "One walk of a revision from queued to its outcome: 'queued 4 ms, built in 25 ms, deployed in 3.1 s'.",
+);
+
+const failureCard = record(
+  {
+    kind: { type: 'string', enum: ['failure'] },
+    ...cardFields,
+    revision_id: uuid,
+    status: { type: 'string' },
+    message: nullable({ type: 'string' }),
+  },
+  'A revision that failed, and why.',
+);
+
 function page(item: string, description: string): SchemaObject {
   return record({ resources: listOf(item), offset: { type: 'integer', minimum: 0 } }, description);
 }
@@ -79,8 +193,9 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
           'One event of the deployment, as recorded.',
         ),
       },
+      timeline: { type: 'array', items: { oneOf: [changeCard, statusWalkCard, failureCard] } },
     },
-    "The deployment's audit trail, oldest first.",
+    "The deployment's audit trail, oldest first: its events as recorded, and as cards a person reads (a change a person made, a revision's walk on one line, a failure), each naming its events by seq.",
   ),
   IssuedUpload: record(
     { upload_url: { type: 'string' }, object_path: { type: 'string' }, expires_at: timestamp },
@@ -219,6 +334,7 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     },
     "A revision's log lines (build and deploy).",
   ),
+  RevisionChanges: REVISION_CHANGES_SCHEMA,
   ControlPlaneInfo: { ...anyObject, description: 'What this control plane runs on.' },
   AuditVerification: AUDIT_VERIFICATION_SCHEMA,
   AuditExport: AUDIT_EXPORT_SCHEMA,

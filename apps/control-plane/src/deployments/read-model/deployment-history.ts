@@ -4,6 +4,7 @@ import { EventStore, type JsonObject, type RecordedEvent } from '#libs/event-sto
 import type { Caller } from '../../tenancy/tenant-directory.js';
 import { deploymentStream, type DeploymentEvent } from '../domain/deployment.events.js';
 import type { SealedSecret } from '../../secrets/sealed-secret.js';
+import { timelineOf, type TimelineCard } from './deployment-timeline.js';
 
 export type HistoryEntry = {
   seq: number;
@@ -13,6 +14,8 @@ export type HistoryEntry = {
   revision_id: string | null;
   changes: JsonObject;
 };
+
+export type DeploymentHistoryAnswer = { resources: HistoryEntry[]; timeline: TimelineCard[] };
 
 /** The revision id has its own field in an entry. */
 function withoutRevisionId(data: JsonObject): JsonObject {
@@ -66,12 +69,14 @@ function entryOf(recorded: RecordedEvent): HistoryEntry {
 export class DeploymentHistory {
   constructor(@Inject(EventStore) private readonly store: EventStore) {}
 
-  async of(caller: Caller, deploymentId: string): Promise<{ resources: HistoryEntry[] }> {
+  /** Its events as recorded (`resources`), and the same history as cards a person reads. */
+  async of(caller: Caller, deploymentId: string): Promise<DeploymentHistoryAnswer> {
     const events = await this.store.readStream(deploymentStream(deploymentId));
     const first = events[0];
     if (first?.type !== 'DeploymentCreated' || first.data.tenant_id !== caller.tenant_id) {
       throw notFound(`Deployment ${deploymentId} not found`);
     }
-    return { resources: events.map(entryOf) };
+    const resources = events.map(entryOf);
+    return { resources, timeline: timelineOf(resources) };
   }
 }
