@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module.js';
 import { IntegrationsModule } from './integrations/integrations.module.js';
 import { ListenersModule } from './listeners/listeners.module.js';
 import { PlatformModule } from './platform.module.js';
+import { RevisionChangesModule } from './revision-changes/revision-changes.module.js';
 import type { PlatformResources } from './platform-resources.js';
 import { TracingModule } from './tracing/tracing.module.js';
 import { UploadsModule } from './uploads/uploads.module.js';
@@ -31,6 +32,7 @@ export class ControlPlaneModule {
         TracingModule,
         UploadsModule,
         AuditModule,
+        RevisionChangesModule,
         ...(log ? [DeployerModule.forRoot(resources, log)] : []),
       ],
     };

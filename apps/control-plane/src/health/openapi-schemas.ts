@@ -19,6 +19,67 @@ const maskedSecrets: SchemaObject = {
   ),
 };
 
+const text: SchemaObject = { type: 'string' };
+const change: SchemaObject = { type: 'string', enum: ['added', 'removed', 'modified'] };
+const itemsOf = (properties: Record<string, SchemaObject>, description: string): SchemaObject => ({
+  type: 'array',
+  items: record(properties, description),
+});
+
+const REVISION_CHANGES_SCHEMA: SchemaObject = record(
+  {
+    revision_id: uuid,
+    against: nullable(uuid),
+    source_kept: { type: 'boolean' },
+    source_reason: nullable(text),
+    capped: nullable(text),
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A file added, removed or modified; a diff for text, else the reason.',
+        properties: { path: text, change, diff: text, reason: text },
+        required: ['path', 'change'],
+      },
+    },
+    dependencies: itemsOf(
+      {
+        name: text,
+        kind: text,
+        from: nullable(text),
+        to: nullable(text),
+        resolved_from: nullable(text),
+        resolved_to: nullable(text),
+      },
+      'A dependency added, removed or moved (package.json, package-lock.json).',
+    ),
+    graphs: itemsOf(
+      { graph_id: text, change, from: nullable(text), to: nullable(text) },
+      'A graph of langgraph.json added, removed or moved.',
+    ),
+    secrets: itemsOf(
+      { name: text, change: { type: 'string', enum: ['added', 'removed', 'changed'] } },
+      'A secret, by name only.',
+    ),
+    config: itemsOf({ field: text, from: {}, to: {} }, 'A setting of the revision.'),
+    commit_range: nullable(
+      record(
+        {
+          from: nullable(text),
+          to: nullable(text),
+          commits: nullable({
+            type: 'array',
+            items: record({ sha: text, message: text }, 'A commit.'),
+          }),
+          reason: nullable(text),
+        },
+        "A git source's commits.",
+      ),
+    ),
+  },
+  'What changed from one revision of a deployment (against) to another.',
+);
+
 const cardFields = {
   seq: { type: 'integer', minimum: 0 },
   recorded_at: timestamp,
@@ -273,6 +334,7 @@ export const CONTROL_PLANE_RESPONSE_SCHEMAS: Record<string, SchemaObject> = {
     },
     "A revision's log lines (build and deploy).",
   ),
+  RevisionChanges: REVISION_CHANGES_SCHEMA,
   ControlPlaneInfo: { ...anyObject, description: 'What this control plane runs on.' },
   AuditVerification: AUDIT_VERIFICATION_SCHEMA,
   AuditExport: AUDIT_EXPORT_SCHEMA,
