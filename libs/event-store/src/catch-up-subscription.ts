@@ -20,6 +20,8 @@ export interface CatchUpOptions {
   readonly batchSize: number;
   /** Called once, the first time a read finds no more than there was: the subscriber caught up. */
   readonly onCaughtUp?: () => void;
+  /** The events to deliver; the cursor moves past the others. Omitted: every event. */
+  readonly keeps?: (event: RecordedEvent) => boolean;
   /** The fallback when no wake-up arrives: how long an idle subscription waits before looking again. */
   readonly pollIntervalMs: number;
 }
@@ -81,6 +83,7 @@ export class CatchUpSubscription<Cursor> implements Subscription {
         for (const event of batch) {
           if (this.isClosed()) return;
           this.cursor = this.source.cursorOf(event);
+          if (this.options.keeps && !this.options.keeps(event)) continue;
           yield event;
         }
         if (batch.length === this.options.batchSize) continue;

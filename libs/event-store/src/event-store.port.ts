@@ -98,6 +98,12 @@ export interface LogSubscriptionOptions {
    */
   readonly wakesFor?: ReadonlySet<string>;
   /**
+   * The events the subscriber looks for, judged on what the log stores of them (an adapter's
+   * wrapper, such as the runtime's decryption, does no work on the others): the rest are passed
+   * over. Omitted: every event. An adapter may deliver more; the subscriber still checks.
+   */
+  readonly keeps?: (event: RecordedEvent) => boolean;
+  /**
    * Called once, when the subscriber has been given every event there was when it started and
    * the subscription is about to wait for new ones (a replay's end).
    */

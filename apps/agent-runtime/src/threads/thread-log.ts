@@ -33,21 +33,27 @@ export async function* followThreadLog(
   const runs = new Set(knownRuns);
   const ownStream = threadStream(threadId);
   const checkpointStream = options.checkpoints ? checkpointStreamOf(threadId) : undefined;
+  // Judged on what the log stores (a run's thread id is in clear): the store opens only these.
+  const isThreads = (event: RecordedEvent): boolean => {
+    if (!event.streamId.startsWith(RUN_STREAM_PREFIX)) {
+      return event.streamId === ownStream || event.streamId === checkpointStream;
+    }
+    const runId = event.streamId.slice(RUN_STREAM_PREFIX.length);
+    if (event.type === 'RunCreated' && event.data.thread_id === threadId) runs.add(runId);
+    return runs.has(runId);
+  };
   const subscription = store.subscribeToLog({
     after: options.after,
+    keeps: isThreads,
     ...(options.onCaughtUp ? { onCaughtUp: options.onCaughtUp } : {}),
   });
   const stop = (): void => void subscription.close();
   signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const event of subscription) {
-      if (event.streamId.startsWith(RUN_STREAM_PREFIX)) {
-        const runId = event.streamId.slice(RUN_STREAM_PREFIX.length);
-        if (event.type === 'RunCreated' && event.data.thread_id === threadId) runs.add(runId);
-        if (runs.has(runId)) yield { event, runId };
-      } else if (event.streamId === ownStream || event.streamId === checkpointStream) {
-        yield { event, runId: undefined };
-      }
+      if (!isThreads(event)) continue;
+      const isRun = event.streamId.startsWith(RUN_STREAM_PREFIX);
+      yield { event, runId: isRun ? event.streamId.slice(RUN_STREAM_PREFIX.length) : undefined };
     }
   } finally {
     signal.removeEventListener('abort', stop);

@@ -142,7 +142,7 @@ export class EventStoreDbEventStore extends EventStore {
     return new EventStoreDbSubscription(source, toUserEvent);
   }
 
-  subscribeToLog({ after, onCaughtUp }: LogSubscriptionOptions = {}): Subscription {
+  subscribeToLog({ after, onCaughtUp, keeps }: LogSubscriptionOptions = {}): Subscription {
     const source = this.client.subscribeToAll({
       fromPosition: toReadPosition(after),
       filter: excludeSystemEvents(),
@@ -150,7 +150,10 @@ export class EventStoreDbEventStore extends EventStore {
     // The server says when it has sent what there was (it may reach the reader a moment before
     // the last of those events does).
     if (onCaughtUp) source.once('caughtUp', onCaughtUp);
-    return new EventStoreDbSubscription(source, toUserEvent);
+    return new EventStoreDbSubscription(source, (resolved) => {
+      const event = toUserEvent(resolved);
+      return event && (!keeps || keeps(event)) ? event : undefined;
+    });
   }
 
   /**

@@ -446,7 +446,7 @@ export class PostgresEventStore extends EventStore {
         },
       },
       options.after,
-      { ...this.catchUp, onCaughtUp: options.onCaughtUp },
+      { ...this.catchUp, onCaughtUp: options.onCaughtUp, keeps: options.keeps },
     );
   }
 

@@ -343,6 +343,29 @@ export function eventStoreContract(connect: () => Promise<EventStore>): void {
       await subscription.close();
       expect(received.map((e) => e.streamPosition)).toEqual([...Array(13).keys()]);
     });
+
+    it('passes over the events a log subscriber does not keep, and goes on after them', async () => {
+      const [kept, other] = [streamName(), streamName()];
+      const checkpoint = await store.append(streamName(), [anEvent()]);
+      await store.append(other, events(3));
+      await store.append(kept, [anEvent('First')]);
+      const subscription = store.subscribeToLog({
+        after: checkpoint.logPosition,
+        keeps: (event) => event.streamId === kept,
+      });
+      const appending = (async () => {
+        await store.append(other, events(2));
+        await store.append(kept, [anEvent('Second')]);
+      })();
+
+      const received = await take(subscription, 2);
+      await appending;
+      await subscription.close();
+      expect(received.map((e) => [e.streamId, e.type])).toEqual([
+        [kept, 'First'],
+        [kept, 'Second'],
+      ]);
+    });
   });
 }
 
