@@ -141,7 +141,7 @@ describe('berth deploy, end to end against a control plane', () => {
     }
     const top = await berth(['--help'], { cwd: work, env: {} });
     expect(top.stdout).toContain('deploy');
-  });
+  }, 90_000);
 
   it(
     'deploys the example application with the key from .env and prints its URL',
