@@ -39,6 +39,47 @@ export interface Revision {
   readonly source_revision_config?: Readonly<Record<string, unknown>>;
 }
 
+/** What changed from one revision of a deployment (`against`) to another. */
+export interface RevisionChanges {
+  readonly revision_id: string;
+  readonly against: string | null;
+  readonly source_kept: boolean;
+  readonly source_reason: string | null;
+  readonly capped: string | null;
+  readonly files: readonly {
+    readonly path: string;
+    readonly change: 'added' | 'removed' | 'modified';
+    readonly diff?: string;
+    readonly reason?: string;
+  }[];
+  readonly dependencies: readonly {
+    readonly name: string;
+    readonly kind: string;
+    readonly from: string | null;
+    readonly to: string | null;
+    readonly resolved_from: string | null;
+    readonly resolved_to: string | null;
+  }[];
+  readonly graphs: readonly {
+    readonly graph_id: string;
+    readonly change: 'added' | 'removed' | 'modified';
+    readonly from: string | null;
+    readonly to: string | null;
+  }[];
+  readonly secrets: readonly { readonly name: string; readonly change: string }[];
+  readonly config: readonly {
+    readonly field: string;
+    readonly from: unknown;
+    readonly to: unknown;
+  }[];
+  readonly commit_range: {
+    readonly from: string | null;
+    readonly to: string | null;
+    readonly commits: readonly { readonly sha: string; readonly message: string }[] | null;
+    readonly reason: string | null;
+  } | null;
+}
+
 export interface LogLine {
   readonly id: string;
   readonly timestamp: string;
@@ -162,6 +203,15 @@ export class DeployClient {
     return this.request(
       'GET',
       `/v2/deployments/${encodeURIComponent(id)}/revisions/${encodeURIComponent(revisionId)}`,
+    );
+  }
+
+  /** What changed in the revision: against the one it replaced, or `against` when given. */
+  revisionChanges(id: string, revisionId: string, against?: string): Promise<RevisionChanges> {
+    return this.request(
+      'GET',
+      `/v2/deployments/${encodeURIComponent(id)}/revisions/${encodeURIComponent(revisionId)}/changes`,
+      { query: against === undefined ? {} : { against } },
     );
   }
 
