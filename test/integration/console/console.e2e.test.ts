@@ -94,12 +94,26 @@ suite('web console in a browser', () => {
     expect(await fitsWidth(page)).toBe(true);
     await page.getByRole('link', { name: 'console-shop' }).click();
     const timeline = page.getByRole('list', { name: 'Revision timeline' });
-    await timeline.getByText('Revision created').waitFor();
-    // Reached without reloading: the page follows the revision while it moves.
-    await timeline.locator('[data-event="RevisionActivated"]').waitFor({ timeout: 120_000 });
     await timeline
-      .locator('[data-event="RevisionStatusChanged"] .badge', { hasText: 'DEPLOYED' })
+      .locator('li[data-kind="change"] .timeline-head', { hasText: /revision created/i })
+      .first()
       .waitFor();
+    // Reached without reloading: the page follows the revision while it moves, its walk on
+    // one line with the time each phase took.
+    const walk = timeline.locator('li[data-kind="status_walk"]').first();
+    await walk
+      .locator('.timeline-head .badge', { hasText: 'DEPLOYED' })
+      .waitFor({ timeout: 120_000 });
+    expect(await walk.locator('.timeline-walk').textContent()).toMatch(
+      /^queued .+, built in .+, deployed in .+$/,
+    );
+    // Its status events are one click away, not a card each.
+    await walk.locator('details.timeline-events > summary').click();
+    await walk.locator('[data-event="RevisionActivated"]').waitFor();
+    expect(
+      await walk.locator('[data-event="RevisionStatusChanged"] .badge').allTextContents(),
+    ).toEqual(expect.arrayContaining(['BUILDING', 'DEPLOYING', 'DEPLOYED']));
+    expect(await walk.locator('[data-event="RevisionStatusChanged"]').count()).toBeGreaterThan(3);
     expect(await page.getByText('by API key key_').count()).toBeGreaterThan(0);
     await page.getByRole('tab', { name: 'Build log' }).waitFor();
     await page.locator('pre.log').getByText('Build finished').waitFor();
@@ -141,10 +155,14 @@ suite('web console in a browser', () => {
     expect(second).not.toBe(firstRevision);
     const timeline = page.getByRole('list', { name: 'Revision timeline' });
     await timeline
-      .locator('[data-event="DeploymentConfigChanged"]')
+      .locator('li[data-first-event="DeploymentConfigChanged"] > .timeline-changes')
       .getByText('source_config.install_command')
+      .first()
       .waitFor();
-    await timeline.locator('.timeline-secrets', { hasText: 'SHOP_TOKEN' }).waitFor();
+    await timeline
+      .locator('li.timeline-card > .timeline-secrets', { hasText: 'SHOP_TOKEN' })
+      .first()
+      .waitFor();
     await page.locator('.facts').getByText('SHOP_TOKEN').waitFor();
     expect((await waitForRevision(cp, deployment.id, second)).status).toBe('DEPLOYED');
     await page
@@ -172,7 +190,8 @@ suite('web console in a browser', () => {
     expect(current.body.active_revision_id).toBe(firstRevision);
     await page
       .getByRole('list', { name: 'Revision timeline' })
-      .locator('[data-event="RevisionRedeployRequested"]')
+      .locator('li[data-first-event="RevisionRedeployRequested"]')
+      .first()
       .waitFor();
   }, 180_000);
 
@@ -634,10 +653,14 @@ suite('web console in a browser', () => {
     // Once deleted, its page still shows its history, which the log keeps.
     await page.goto(`${proxy.url}/#/deployments/${deployment.id}`);
     await page.getByRole('heading', { name: 'Its history' }).waitFor({ timeout: 60_000 });
-    await page
+    // The delete is a card of who asked for it; the deletion itself is among its events.
+    const deleted = page
       .getByRole('list', { name: 'Revision timeline' })
-      .locator('[data-event="DeploymentDeleted"]')
-      .waitFor({ timeout: 60_000 });
+      .locator('li[data-first-event="DeploymentDeleteRequested"]');
+    await deleted.locator('[data-event="DeploymentDeleted"]').waitFor({
+      state: 'attached',
+      timeout: 60_000,
+    });
     await screenshot(page, ARTIFACTS, 'deleted-deployment-history');
     expect(pageErrors).toEqual([]);
   });

@@ -70,6 +70,18 @@ function expectRunCompleted(messages: SocketMessage[]): void {
   });
 }
 
+/** A card of the history's timeline, as a client reads it. */
+type TimelineCard = {
+  kind: 'change' | 'status_walk' | 'failure';
+  revision_id: string | null;
+  events: number[];
+  title?: string;
+  actor?: { kind: string } | null;
+  status?: string;
+  activated?: boolean;
+  summary?: string;
+};
+
 describe('deploying an uploaded source with the local listener', () => {
   let cp: ControlPlaneProcess;
   let app: AppFixture;
@@ -279,6 +291,7 @@ describe('deploying an uploaded source with the local listener', () => {
         actor: { kind: string } | null;
         changes: Record<string, unknown>;
       }[];
+      timeline: TimelineCard[];
     }>('GET', `/v2/deployments/${deployment.id}/history`);
     const entries = body.resources;
     expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index));
@@ -312,6 +325,34 @@ describe('deploying an uploaded source with the local listener', () => {
       expect.arrayContaining(['RevisionRedeployRequested', 'RevisionActivated', 'UploadUrlIssued']),
     );
     expect(JSON.stringify(body)).not.toMatch(/hello-v[12]/);
+
+    // The same history as a person reads it: a line per walk of a revision, with its durations.
+    const { timeline } = body;
+    const walksOf = (revisionId: string | undefined): TimelineCard[] =>
+      timeline.filter((card) => card.kind === 'status_walk' && card.revision_id === revisionId);
+    expect(walksOf(revisions[1]).map((walk) => [walk.status, walk.activated])).toEqual([
+      ['DEPLOYED', true],
+    ]);
+    const [built, redeployed] = walksOf(revisions[0]).map((walk) => walk.summary);
+    expect(built).toMatch(/^queued [\d.]+ m?s, built in [\d.]+ (ms|s|min)\b.*, deployed in .+$/);
+    // The redeploy walks again from its kept build, without building.
+    expect(redeployed).toMatch(/^queued [\d.]+ m?s, deployed in .+$/);
+    // A card of its own only for what a person did, each naming who.
+    const changes = timeline.filter((card) => card.kind === 'change');
+    expect(changes.map((card) => card.actor?.kind)).toEqual(changes.map(() => 'api_key'));
+    expect(changes.map((card) => card.title)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Deployment created/), 'Redeploy requested']),
+    );
+    const statusSeqs = entries
+      .filter((entry) => entry.event === 'RevisionStatusChanged')
+      .map((entry) => entry.seq);
+    const inWalks = walksOf(revisions[0])
+      .concat(walksOf(revisions[1]))
+      .flatMap((walk) => walk.events);
+    expect(inWalks).toEqual(expect.arrayContaining(statusSeqs));
+    // Every event is on a card, which opens on it.
+    const covered = new Set(timeline.flatMap((card) => card.events));
+    expect(entries.filter((entry) => !covered.has(entry.seq))).toEqual([]);
   });
 
   it('tears the deployment down on DELETE: its URL, its database and its row go; its history stays', async () => {

@@ -2,64 +2,78 @@
  * @jest-environment jsdom
  */
 import { timelineOf } from '../domain/history';
-import { deploymentHistory } from '../testing/history-fixture';
+import { deploymentHistory, deploymentTimeline } from '../testing/history-fixture';
 import { render } from '../testing/render';
 import { RevisionTimeline } from './revision-timeline';
 
 describe('RevisionTimeline', () => {
-  let items: Element[] = [];
+  let page: HTMLElement;
+  let cards: HTMLElement[] = [];
   beforeAll(async () => {
-    const page = await render(<RevisionTimeline items={timelineOf(deploymentHistory())} />);
-    items = [...page.querySelectorAll('li.timeline-item')];
+    page = await render(
+      <RevisionTimeline cards={deploymentTimeline()} items={timelineOf(deploymentHistory())} />,
+    );
+    cards = [...page.querySelectorAll<HTMLElement>('li.timeline-card')];
   });
 
-  it('lists every event, newest first, with its time', () => {
-    expect(items).toHaveLength(10);
-    expect(items.map((item) => item.getAttribute('data-event'))).toEqual([
-      'DeploymentDeleted',
-      'RevisionActivated',
-      'RevisionRedeployRequested',
-      'RevisionStatusChanged',
-      'RevisionCreated',
-      'RevisionActivated',
-      'RevisionStatusChanged',
-      'RevisionStatusChanged',
-      'RevisionCreated',
-      'DeploymentCreated',
+  it('shows a card per change a person made, a line per walk and a card per failure, newest first', () => {
+    expect(cards.map((card) => card.dataset.kind)).toEqual([
+      'status_walk',
+      'change',
+      'failure',
+      'status_walk',
+      'change',
+      'status_walk',
+      'change',
+      'change',
     ]);
-    expect(items[9]?.querySelector('time')?.getAttribute('datetime')).toBe(
+    expect(cards[7]?.querySelector('time')?.getAttribute('datetime')).toBe(
       '2026-11-01T10:00:00.000Z',
     );
   });
 
-  it("shows a PATCH's changed field with before and after, and its secret by name", () => {
-    const patch = items[4];
-    expect(patch?.textContent).toContain('by API key key_0123abcd');
-    expect(patch?.querySelector('del')?.textContent).toBe('langgraph.json');
-    expect(patch?.querySelector('ins')?.textContent).toBe('app/langgraph.json');
+  it("says a revision's walk on one line, its status events one click away", () => {
+    const walk = cards[5];
+    expect(walk?.querySelector('.timeline-walk')?.textContent).toBe('queued 4 s, built in 4 s');
+    expect(walk?.querySelector('.timeline-head .badge')?.textContent).toBe('DEPLOYED');
+    expect(walk?.querySelector('.timeline-head strong')?.textContent).toBe('Revision went live');
+    const events = walk?.querySelector('details.timeline-events');
+    expect(events?.hasAttribute('open')).toBe(false);
+    expect(events?.querySelector('summary')?.textContent).toBe('3 events');
+    expect(
+      [...(events?.querySelectorAll('li.timeline-item') ?? [])].map((item) =>
+        item.getAttribute('data-event'),
+      ),
+    ).toEqual(['RevisionActivated', 'RevisionStatusChanged', 'RevisionStatusChanged']);
+  });
+
+  it("heads a PATCH's card with what changed and who, its source's location only in its events", () => {
+    const patch = cards[4];
+    const head = [...(patch?.children ?? [])].filter((child) => child.tagName !== 'DETAILS');
+    const headText = head.map((child) => child.textContent).join(' ');
+    expect(headText).toContain('by API key key_0123abcd');
+    expect(patch?.querySelector('.timeline-changes del')?.textContent).toBe('langgraph.json');
+    expect(patch?.querySelector('.timeline-changes ins')?.textContent).toBe('app/langgraph.json');
+    expect(patch?.querySelector('.timeline-source')?.textContent).toBe('New source uploaded');
     expect(patch?.querySelector('.timeline-secrets')?.textContent).toBe(
       'Secrets set: OPENAI_API_KEY',
     );
+    expect(headText).not.toContain('source_tarball');
+    expect(patch?.querySelector('details.timeline-events')?.textContent).toContain(
+      'source_revision_config.source_tarball_path',
+    );
   });
 
-  it('shows a status transition with its badge and message', () => {
-    const failed = items[3];
+  it('gives a failure its card, with its status and reason', () => {
+    const failed = cards[2];
     expect(failed?.querySelector('.badge')?.textContent).toBe('BUILD_FAILED');
     expect(failed?.querySelector('.timeline-message')?.textContent).toBe('npm ci exited with 1');
+    expect(cards[3]?.querySelector('.timeline-walk')?.textContent).toBe(
+      'build failed after 4 s: npm ci exited with 1',
+    );
   });
 
-  it('groups runs of events about one revision, the newest open, and names the local listener', async () => {
-    const page = await render(<RevisionTimeline items={timelineOf(deploymentHistory())} />);
-    const groups = [...page.querySelectorAll('li.timeline-group')];
-    expect(groups.map((group) => group.querySelectorAll('li.timeline-item').length)).toEqual([
-      3, 2, 5,
-    ]);
-    expect(groups.map((group) => group.querySelector('details')?.open)).toEqual([
-      true,
-      false,
-      false,
-    ]);
-    expect(groups[1]?.querySelector('summary')?.textContent).toContain('BUILD_FAILED');
+  it('names the local listener in the events, never by its id', () => {
     expect(page.textContent).not.toContain('listener 6c6f6361');
     expect(page.textContent).toContain('by the local listener');
   });

@@ -1,5 +1,12 @@
-import { deploymentHistory } from '../testing/history-fixture';
-import { actorLabel, isSettled, liveRevisionAt, timelineOf } from './history';
+import { deploymentHistory, deploymentTimeline } from '../testing/history-fixture';
+import {
+  actorLabel,
+  cardDetails,
+  isSettled,
+  liveRevisionAt,
+  newestFirst,
+  timelineOf,
+} from './history';
 
 describe('timelineOf', () => {
   const items = timelineOf(deploymentHistory());
@@ -25,6 +32,12 @@ describe('timelineOf', () => {
         kind: 'changed',
         before: 'langgraph.json',
         after: 'app/langgraph.json',
+      },
+      {
+        path: 'source_revision_config.source_tarball_path',
+        kind: 'changed',
+        before: 'uploads/a.tgz',
+        after: 'uploads/b.tgz',
       },
     ]);
   });
@@ -71,5 +84,38 @@ describe('isSettled', () => {
     expect(isSettled('BUILD_FAILED')).toBe(true);
     expect(isSettled('BUILDING')).toBe(false);
     expect(isSettled('QUEUED')).toBe(false);
+  });
+});
+
+describe('cardDetails', () => {
+  const items = timelineOf(deploymentHistory());
+  const cards = deploymentTimeline();
+  const card = (index: number) => {
+    const found = cards[index];
+    if (!found) throw new Error(`no card ${index}`);
+    return found;
+  };
+
+  it("opens a card on its events, newest first, and heads it without its source's location", () => {
+    const patch = cardDetails(card(3), items);
+    expect(patch.items.map((item) => item.entry.seq)).toEqual([5]);
+    expect(patch.changes.map((change) => change.path)).toEqual([
+      'source_revision_config.graph_config_path',
+    ]);
+    expect(patch.newSource).toBe(true);
+  });
+
+  it('gives a walk its events and no changes of its own', () => {
+    const walk = cardDetails(card(2), items);
+    expect(walk.items.map((item) => item.entry.event)).toEqual([
+      'RevisionActivated',
+      'RevisionStatusChanged',
+      'RevisionStatusChanged',
+    ]);
+    expect(walk).toMatchObject({ changes: [], newSource: false });
+  });
+
+  it('shows the newest card first', () => {
+    expect(newestFirst(cards).map((card) => card.seq)).toEqual([7, 7, 6, 5, 5, 1, 1, 0]);
   });
 });

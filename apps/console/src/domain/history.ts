@@ -53,6 +53,7 @@ const BOOKKEEPING = new Set([
   'secrets_changed',
   'status',
   'status_message',
+  'message',
 ]);
 
 export type TimelineItem = {
@@ -104,7 +105,8 @@ export function timelineOf(history: readonly HistoryEntry[]): TimelineItem[] {
       entry.event === 'RevisionCreated'
         ? stringList(entry.changes.secrets_changed)
         : stringList(entry.changes.secrets);
-    const { status, status_message: message } = entry.changes;
+    const { status } = entry.changes;
+    const message = entry.changes.message ?? entry.changes.status_message;
     return {
       entry,
       title: TITLES[entry.event] ?? entry.event,
@@ -145,35 +147,35 @@ export function isSettled(status: string): boolean {
   return SETTLED.has(status);
 }
 
-/** Consecutive events of one revision, newest first, and the status they left it in. */
-export interface TimelineGroup {
-  /** Null for events of the deployment before any revision. */
-  readonly revisionId: string | null;
+/** A card of the history's timeline, as the control plane derives it. */
+export type TimelineCard = components['schemas']['DeploymentHistory']['timeline'][number];
+
+/** Where a revision's source was uploaded and its digest: kept in a card's events, not its head. */
+const isSourceLocation = (change: Change): boolean => change.path.includes('source_tarball_');
+
+/** What a change card says up front, and the events it opens on. */
+export interface CardDetails {
+  /** The card's events, newest first. */
   readonly items: readonly TimelineItem[];
-  /** The newest status among the group's events, if any. */
-  readonly status: string | null;
+  /** What the change did, field by field, without where its source was stored. */
+  readonly changes: readonly Change[];
+  /** True when it brought a new source (a new upload, another tarball). */
+  readonly newSource: boolean;
 }
 
-/**
- * The timeline, newest first, in runs of consecutive events about the same revision: an event of
- * the deployment itself (a change, a delete) goes with the revision it led to or followed.
- */
-export function groupTimeline(items: readonly TimelineItem[]): TimelineGroup[] {
-  const groups: { revisionId: string | null; items: TimelineItem[] }[] = [];
-  for (const item of [...items].reverse()) {
-    const revision = item.entry.revision_id ?? null;
-    const current = groups.at(-1);
-    if (current && (revision === null || current.revisionId === revision)) {
-      current.items.push(item);
-    } else if (current && current.revisionId === null) {
-      current.revisionId = revision;
-      current.items.push(item);
-    } else {
-      groups.push({ revisionId: revision, items: [item] });
-    }
-  }
-  return groups.map((group) => ({
-    ...group,
-    status: group.items.find((item) => item.status !== null)?.status ?? null,
-  }));
+/** A card's events (by seq, from `timelineOf` of the same history) and what it says up front. */
+export function cardDetails(card: TimelineCard, items: readonly TimelineItem[]): CardDetails {
+  const events = new Set(card.events);
+  const own = items.filter((item) => events.has(item.entry.seq));
+  const all = own.flatMap((item) => item.changes);
+  return {
+    items: own.reverse(),
+    changes: card.kind === 'change' ? all.filter((change) => !isSourceLocation(change)) : [],
+    newSource: card.kind === 'change' && all.some(isSourceLocation),
+  };
+}
+
+/** The timeline newest first, as the console shows it. */
+export function newestFirst(cards: readonly TimelineCard[]): TimelineCard[] {
+  return [...cards].reverse();
 }

@@ -104,7 +104,7 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
           <section aria-labelledby="timeline-title">
             <h2 id="timeline-title">Its history</h2>
             <LiveAt history={history.data.resources} />
-            <RevisionTimeline items={timeline} />
+            <RevisionTimeline cards={history.data.timeline} items={timeline} />
           </section>
         ) : null}
         <p>
@@ -256,7 +256,11 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
             {(entries) => (
               <>
                 <LiveAt history={entries.resources} />
-                <RevisionTimeline items={timeline} onShowRevision={setShownRevision} />
+                <RevisionTimeline
+                  cards={entries.timeline}
+                  items={timeline}
+                  onShowRevision={setShownRevision}
+                />
               </>
             )}
           </QueryView>
