@@ -272,6 +272,14 @@ suite('web console in a browser', () => {
       'context.modelsmalllarge',
       'metadata.tier—gold',
     ]);
+    // Each version says who made it and what it changed from the one it was made from.
+    const second = page.getByRole('row', { name: /^2 / });
+    expect(await second.locator('.version-changes li').allTextContents()).toEqual([
+      'context.model: small → large',
+      'metadata.tier added: gold',
+    ]);
+    await second.getByText('the platform (API key)').waitFor();
+    await page.getByRole('row', { name: /^1 / }).getByText('first version').waitFor();
     await screenshot(page, ARTIFACTS, 'assistant-versions');
     expect(await fitsWidth(page)).toBe(true);
     // Exact: the row's "Set latest" button holds the word too.

@@ -1,10 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorDetail, QueryView } from '../components/states';
+import { VersionChanges } from '../components/version-changes';
 import { VersionDiff } from '../components/version-diff';
+import { versionAuthor, type VersionProvenance } from '../domain/version-history';
 import { useRuntime } from './runtime-context';
 
-/** An assistant's versions, two of them compared side by side, and which one is latest. */
+/**
+ * An assistant's versions: each with who made it, when, and what it changed from the version it
+ * was made from; any two compared side by side; and which one is latest.
+ */
 export function AssistantPage({ assistantId }: { readonly assistantId: string }) {
   const { client, key } = useRuntime();
   const queries = useQueryClient();
@@ -38,7 +43,10 @@ export function AssistantPage({ assistantId }: { readonly assistantId: string })
       </QueryView>
       <QueryView query={versions} what="versions">
         {(list) => {
-          const sorted = [...list].sort((a, b) => a.version - b.version);
+          // Berth's runtime says with each version where it came from (fields the SDK leaves alone).
+          const sorted: ((typeof list)[number] & VersionProvenance)[] = [...list].sort(
+            (a, b) => a.version - b.version,
+          );
           const newest = sorted.at(-1);
           const before = sorted.find((v) => v.version === left) ?? sorted.at(-2) ?? newest;
           const after = sorted.find((v) => v.version === right) ?? newest;
@@ -50,6 +58,8 @@ export function AssistantPage({ assistantId }: { readonly assistantId: string })
                     <tr>
                       <th scope="col">Version</th>
                       <th scope="col">Created</th>
+                      <th scope="col">By</th>
+                      <th scope="col">What changed</th>
                       <th scope="col">Compare</th>
                       <th scope="col">Latest</th>
                     </tr>
@@ -59,6 +69,10 @@ export function AssistantPage({ assistantId }: { readonly assistantId: string })
                       <tr key={version.version}>
                         <th scope="row">{version.version}</th>
                         <td>{new Date(version.created_at).toLocaleString()}</td>
+                        <td>{versionAuthor(version.changed_by)}</td>
+                        <td>
+                          <VersionChanges version={version} />
+                        </td>
                         <td>
                           <label>
                             <input
