@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { packDirectory } from '#libs/source-archive';
 import type { SourceSnapshot } from '../deployments/domain/revision-changes.js';
 import { SOURCE_READ_LIMITS } from './source-file.js';
@@ -73,6 +74,15 @@ describe("reading a revision's source to compare it", () => {
     expect(await tarballSnapshot(tarball, 'f'.repeat(64), 'langgraph.json')).toEqual({
       kept: false,
       reason: expect.stringMatching(/not the one the revision recorded/),
+    });
+  });
+
+  it('says a tarball that is not one could not be read', async () => {
+    const broken = join(outside, 'broken.tar.gz');
+    await writeFile(broken, gzipSync(Buffer.from('only gzip around text '.repeat(40))));
+    expect(await tarballSnapshot(broken, null, 'langgraph.json')).toEqual({
+      kept: false,
+      reason: expect.stringMatching(/^the tarball could not be read: /),
     });
   });
 });

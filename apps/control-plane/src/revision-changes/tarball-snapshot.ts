@@ -35,6 +35,8 @@ export async function tarballSnapshot(
   let totalBytes = 0;
   let capped: string | undefined;
   const parser = new Parser({
+    // A damaged archive is an error, never a source with fewer files.
+    strict: true,
     onReadEntry: (entry: ReadEntry) => {
       const path = sourcePathOf(entry.path);
       if (capped !== undefined || path === undefined || entry.type === 'Directory') {
@@ -92,6 +94,8 @@ export async function tarballSnapshot(
     parser.on('close', resolve);
     parser.on('error', reject);
   });
+  // Awaited below; a failure met first by write() must not also surface as unhandled.
+  done.catch(() => undefined);
   try {
     const gunzip = createGunzip();
     const source = createReadStream(tarball);
