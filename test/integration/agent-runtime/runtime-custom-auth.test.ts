@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { Client } from '@langchain/langgraph-sdk';
+import { Client, type AssistantVersion } from '@langchain/langgraph-sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { queryRows } from '../../support/database-query.js';
 import { connectMcp } from '../../support/mcp-client.js';
@@ -122,6 +122,24 @@ describe("the application's own authentication (auth.path), through the official
     expect(
       (await alice.assistants.search({ graphId: 'greeter' })).map((a) => a.assistant_id),
     ).toContain(mine.assistant_id);
+  });
+
+  it('records the user who made each version of an assistant, and the platform for its key', async () => {
+    const alice = as('alice');
+    const made = await alice.assistants.create({ graphId: 'greeter', name: 'alice-versions' });
+    await alice.assistants.update(made.assistant_id, { name: 'alice-versions-2' });
+    const platform = new Client({ apiUrl: suite.runtime.url, apiKey: suite.runtime.apiKey });
+    await platform.assistants.update(made.assistant_id, { name: 'alice-versions-3' });
+    const versions = (await alice.assistants.getVersions(
+      made.assistant_id,
+    )) as (AssistantVersion & {
+      changed_by: unknown;
+    })[];
+    expect(versions.map((version) => [version.version, version.changed_by])).toEqual([
+      [3, { kind: 'platform' }],
+      [2, { kind: 'user', identity: 'alice' }],
+      [1, { kind: 'user', identity: 'alice' }],
+    ]);
   });
 
   it("keeps one user's crons from another, and their threads from the other's crons", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { AssistantVersion } from '@langchain/langgraph-sdk';
 import { randomUUID } from 'node:crypto';
 import { everyMethodCovered } from '../../../support/sdk-coverage.js';
 import { runtimeSuite } from '../../../support/runtime-suite.js';
@@ -59,6 +60,54 @@ describe('client.assistants: every method of the official SDK', () => {
 
     await assistants().delete(created.assistant_id, { deleteThreads: true });
     await expect(assistants().get(created.assistant_id)).rejects.toThrow(/404/);
+  });
+
+  it('getVersions says what each version changed from the one it was made from, who and when', async () => {
+    const created = await assistants().create({
+      graphId: 'agent',
+      name: `changes-${tag}`,
+      context: { model: 'small' },
+      metadata: { team: 'support' },
+    });
+    await assistants().update(created.assistant_id, {
+      context: { model: 'large' },
+      metadata: { tier: 'gold' },
+    });
+    await assistants().setLatest(created.assistant_id, 1);
+    // Made while version 1 was latest again: compared with version 1, not with 2.
+    await assistants().update(created.assistant_id, {
+      name: `changes-${tag}-v3`,
+      graphId: 'subgraph',
+    });
+    const versions = (await assistants().getVersions(created.assistant_id)) as (AssistantVersion & {
+      previous_version: number | null;
+      changed_by: unknown;
+      changes: unknown[];
+    })[];
+    // Every field the SDK knows is still there, with the new ones beside them.
+    expect(versions.map((version) => [version.version, version.graph_id, version.name])).toEqual([
+      [3, 'subgraph', `changes-${tag}-v3`],
+      [2, 'agent', `changes-${tag}`],
+      [1, 'agent', `changes-${tag}`],
+    ]);
+    expect(versions.map((version) => version.previous_version)).toEqual([1, 1, null]);
+    expect(versions[1]?.changes).toEqual([
+      { field: 'context.model', change: 'modified', from: 'small', to: 'large' },
+      { field: 'metadata.tier', change: 'added', to: 'gold' },
+    ]);
+    expect(versions[0]?.changes).toEqual([
+      { field: 'graph_id', change: 'modified', from: 'agent', to: 'subgraph' },
+      { field: 'name', change: 'modified', from: `changes-${tag}`, to: `changes-${tag}-v3` },
+    ]);
+    expect(versions[2]?.changes).toEqual(
+      expect.arrayContaining([{ field: 'context.model', change: 'added', to: 'small' }]),
+    );
+    // Who: the caller with the platform's API key; when: the version's own created_at.
+    expect(new Set(versions.map((version) => JSON.stringify(version.changed_by)))).toEqual(
+      new Set([JSON.stringify({ kind: 'platform' })]),
+    );
+    expect(versions.every((version) => !Number.isNaN(Date.parse(version.created_at)))).toBe(true);
+    await assistants().delete(created.assistant_id);
   });
 
   it('getGraph, getSchemas and getSubgraphs describe the graph behind an assistant', async () => {
