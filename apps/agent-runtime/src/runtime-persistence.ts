@@ -16,6 +16,7 @@ import { threadsProjection } from './threads/threads.projection.js';
 import type { StorageConfig } from './runtime.config.js';
 import { EncryptingEventStore } from './encryption/encrypting-event-store.js';
 import { ENCRYPTION_MIGRATIONS } from './encryption/thread-erasure.migrations.js';
+import { RESOURCE_ERASURE_MIGRATIONS } from './encryption/resource-erasure.migrations.js';
 
 const PROJECTIONS = [
   assistantsProjection,
@@ -26,8 +27,9 @@ const PROJECTIONS = [
 ] as unknown as Projection<ObjectLiteral>[];
 
 /**
- * The runtime's database: its event log (a thread's content encrypted under the thread's data
- * key, see EncryptingEventStore), its key store, read models and run queue.
+ * The runtime's database: its event log (a thread's, a store item's, a cron's and an assistant's
+ * content encrypted under its data key, see EncryptingEventStore), its key store, read models and
+ * run queue.
  */
 export async function openRuntimePersistence(
   config: StorageConfig,
@@ -48,6 +50,7 @@ export async function openRuntimePersistence(
       ...CRON_MIGRATIONS,
       ...SOCKET_TICKET_MIGRATIONS,
       ...ENCRYPTION_MIGRATIONS,
+      ...RESOURCE_ERASURE_MIGRATIONS,
     ],
     projections: PROJECTIONS,
     poolSizes,

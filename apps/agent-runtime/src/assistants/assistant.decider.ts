@@ -79,6 +79,9 @@ export function evolveAssistant(state: AssistantState, event: AssistantEvent): A
       return { ...state, updated_at: event.data.updated_at, version: event.data.version };
     case 'AssistantDeleted':
       return { ...initialAssistantState, assistant_id: state.assistant_id };
+    default:
+      // An event erased with the assistant (`ContentErased`, its key destroyed) changes nothing.
+      return state;
   }
 }
 

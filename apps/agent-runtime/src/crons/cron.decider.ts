@@ -69,6 +69,9 @@ export function evolveCron(state: CronState, event: CronEvent): CronState {
       return { ...initialCronState };
     case 'CronFired':
       return { ...state, lastTick: event.data.tick };
+    default:
+      // An event erased with the cron (`ContentErased`, its key destroyed) changes nothing.
+      return state;
   }
 }
 

@@ -28,18 +28,22 @@ import {
   type ThreadStreamOf,
 } from './thread-content.js';
 import { ThreadKeys } from './thread-keys.js';
+import { resourceStreamOf } from './resource-content.js';
+import { ResourceKeys } from './resource-keys.js';
 
 const CREATES_THREAD = new Set(['ThreadCreated', 'ThreadCopied']);
 
 /**
  * The runtime's event store, encrypting a thread's content (its own stream, its runs' and its
- * checkpoints') under the thread's data key before the log stores it, and opening it again on
- * every read. An event whose key is gone is read as its skeleton, typed `ContentErased`. The
- * deletion of a thread stays in clear and destroys the key (the database does it in the append's
- * transaction; this store does it again after, for adapters without that trigger).
+ * checkpoints') under the thread's data key, and a store item's, a cron's or an assistant's under
+ * its own (see ResourceKeys), before the log stores it, and opening it again on every read. An
+ * event whose key is gone is read as its skeleton, typed `ContentErased`. A deletion stays in
+ * clear and destroys the key (the database does it in the append's transaction; this store does
+ * it again after, for adapters without that trigger).
  */
 export class EncryptingEventStore extends EventStore {
   private readonly threads: ThreadKeys;
+  private readonly resources: ResourceKeys;
 
   constructor(
     private readonly inner: EventStore,
@@ -47,6 +51,7 @@ export class EncryptingEventStore extends EventStore {
   ) {
     super();
     this.threads = new ThreadKeys(inner, keys);
+    this.resources = new ResourceKeys(inner, keys);
     Object.defineProperty(this, 'appendObserver', {
       get: () => inner.appendObserver,
       set: (observer: EventStore['appendObserver']) => {
@@ -152,7 +157,11 @@ export class EncryptingEventStore extends EventStore {
     events: readonly EventToAppend[],
   ): Promise<readonly EventToAppend[]> {
     const stream = threadStreamOf(streamId);
-    if (!stream || events.every((event) => isErasure(event.type))) return events;
+    if (!stream) {
+      const resource = resourceStreamOf(streamId);
+      return resource ? this.resources.seal(resource, streamId, events) : events;
+    }
+    if (events.every((event) => isErasure(event.type))) return events;
     const first = events[0];
     if (stream.kind === 'run' && first?.type === 'RunCreated') {
       this.threads.noteRun(stream.runId, first.data['thread_id']);
@@ -175,6 +184,8 @@ export class EncryptingEventStore extends EventStore {
     if (stream?.kind === 'thread' && events.some((event) => isErasure(event.type))) {
       await this.threads.erased(stream.threadId);
     }
+    const resource = stream ? undefined : resourceStreamOf(streamId);
+    if (resource) await this.resources.afterAppend(resource, events);
   }
 
   private openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
@@ -183,8 +194,11 @@ export class EncryptingEventStore extends EventStore {
 
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const stream = threadStreamOf(event.streamId);
-    if (!stream) return event;
-    this.notice(stream, event);
+    if (stream) this.notice(stream, event);
+    else {
+      const resource = resourceStreamOf(event.streamId);
+      if (resource) this.resources.notice(resource, event);
+    }
     const sealed = sealedPartOf(event.data);
     if (!sealed) return event;
     const key = await this.keys.keyById(sealed.key_id);
