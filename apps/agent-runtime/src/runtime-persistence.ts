@@ -1,5 +1,5 @@
 import type { ObjectLiteral } from 'typeorm';
-import { DataKeyStore, resolveMasterKey } from '#libs/encryption';
+import { DataKeyStore, requireMasterKeyOfStore, resolveMasterKey } from '#libs/encryption';
 import type { Projection } from '#libs/event-store';
 import { openPersistence, type Persistence, type PoolSizes } from '#libs/persistence';
 import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
@@ -55,7 +55,9 @@ export async function openRuntimePersistence(
     projections: PROJECTIONS,
     poolSizes,
     onError,
-    wrapEventStore: (store, pool) =>
-      Promise.resolve(new EncryptingEventStore(store, new DataKeyStore(pool, masterKey))),
+    wrapEventStore: async (store, pool) => {
+      await requireMasterKeyOfStore(pool, masterKey);
+      return new EncryptingEventStore(store, new DataKeyStore(pool, masterKey));
+    },
   });
 }

@@ -2,6 +2,7 @@ import { audit, AUDIT_HELP } from './audit/audit.command.js';
 import { buildImage, BUILD_IMAGE_HELP } from './build-image/build-image.command.js';
 import { loadCliEnvironment } from './cli.config.js';
 import { dev, DEV_HELP } from './commands/dev.command.js';
+import { keys, KEYS_HELP } from './keys/keys.command.js';
 import { usageLine } from '#libs/config';
 import { UsageError } from './commands/scripts.js';
 import { up, UP_HELP } from './commands/up.command.js';
@@ -19,6 +20,7 @@ Commands:
   build-image  write the Dockerfile of an application's runtime image, for a cluster listener
   listener     run a cluster listener: deploy the deployments naming it into Kubernetes
   audit   verify the event log's hash chain (tamper evidence)
+  keys    rotate the master key of a runtime's database (re-wraps its data keys)
 
 Options:
   -v, --version  print the version
@@ -33,6 +35,7 @@ const COMMANDS: Readonly<Record<string, { run: typeof dev; help: string }>> = {
   'build-image': { run: buildImage, help: BUILD_IMAGE_HELP },
   listener: { run: listener, help: LISTENER_HELP },
   audit: { run: audit, help: AUDIT_HELP },
+  keys: { run: keys, help: KEYS_HELP },
 };
 
 async function main(argv: readonly string[]): Promise<void> {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { newDataKey } from './aes-gcm.js';
 import { DataKeyCache } from './data-key-cache.js';
-import { rewrapDataKey, unwrapDataKey, wrapDataKey, type WrappedKey } from './key-wrap.js';
+import {
+  ForeignMasterKeyError,
+  rewrapDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+  type WrappedKey,
+} from './key-wrap.js';
 import type { MasterKey } from './master-key.js';
 
 /** What the key store needs of a PostgreSQL pool or client. */
@@ -158,6 +164,27 @@ export class DataKeyStore {
     this.scopes.set(scope, keyId);
     this.cache.set(keyId, scope, key);
   }
+}
+
+/**
+ * Refuses a master key that did not wrap every data key of the store (another one, or a rotation
+ * left half done): a runtime started with it would fail on every read of what those keys encrypt.
+ */
+export async function requireMasterKeyOfStore(db: Queryable, master: MasterKey): Promise<void> {
+  const rows = (
+    await db.query(
+      `select master_key_id, count(*)::int as keys from ${KEY_STORE_TABLE}
+        where master_key_id <> $1 group by master_key_id order by keys desc`,
+      [master.id],
+    )
+  ).rows as { master_key_id: string; keys: number }[];
+  const [foreign] = rows;
+  if (!foreign) return;
+  throw new ForeignMasterKeyError(
+    `The key store holds ${foreign.keys} data keys wrapped by master key ` +
+      `${foreign.master_key_id}, not by the configured one (${master.id}, from ${master.source}): ` +
+      'start with the master key they were wrapped with (after berth keys rotate, the new one)',
+  );
 }
 
 /**
