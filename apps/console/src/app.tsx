@@ -3,6 +3,7 @@ import { useHashLocation } from 'wouter/use-hash-location';
 import { DeploymentPage } from './pages/deployment-page';
 import { DeploymentsPage } from './pages/deployments-page';
 import { DirectRuntimePage } from './pages/direct-runtime-page';
+import { RevisionChangesPage } from './pages/revision-changes-page';
 import { SignInPage } from './pages/sign-in-page';
 import { RuntimePages } from './runtime/runtime-pages';
 import { useSessionState } from './session';
@@ -36,6 +37,14 @@ function Shell() {
               <RuntimePages
                 target={{ kind: 'deployment', deploymentId: params.deploymentId }}
                 title="Deployment runtime"
+              />
+            )}
+          </Route>
+          <Route path="/deployments/:deploymentId/revisions/:revisionId/changes">
+            {(params) => (
+              <RevisionChangesPage
+                deploymentId={params.deploymentId}
+                revisionId={params.revisionId}
               />
             )}
           </Route>

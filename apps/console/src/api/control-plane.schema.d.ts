@@ -436,6 +436,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/deployments/{deployment_id}/revisions/{revision_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RevisionChangesController_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -661,6 +677,10 @@ export interface components {
         AssignmentsQueryDto: {
             after?: string;
             wait?: number;
+        };
+        RevisionChangesQueryDto: {
+            /** Format: uuid */
+            against?: string;
         };
         /** @description The process answers. */
         Ok: {
@@ -970,6 +990,56 @@ export interface components {
                 type: "build" | "deploy";
                 message: string;
             }[];
+        };
+        /** @description What changed from one revision of a deployment (against) to another. */
+        RevisionChanges: {
+            /** Format: uuid */
+            revision_id: string;
+            against: string | null;
+            source_kept: boolean;
+            source_reason: string | null;
+            capped: string | null;
+            files: {
+                path: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "modified";
+                diff?: string;
+                reason?: string;
+            }[];
+            dependencies: {
+                name: string;
+                kind: string;
+                from: string | null;
+                to: string | null;
+                resolved_from: string | null;
+                resolved_to: string | null;
+            }[];
+            graphs: {
+                graph_id: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "modified";
+                from: string | null;
+                to: string | null;
+            }[];
+            secrets: {
+                name: string;
+                /** @enum {string} */
+                change: "added" | "removed" | "changed";
+            }[];
+            config: {
+                field: string;
+                from: unknown;
+                to: unknown;
+            }[];
+            commit_range: {
+                from: string | null;
+                to: string | null;
+                commits: {
+                    sha: string;
+                    message: string;
+                }[] | null;
+                reason: string | null;
+            } | null;
         };
         /** @description What this control plane runs on. */
         ControlPlaneInfo: {
@@ -2342,6 +2412,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditExport"];
+                };
+            };
+            /** @description The request breaks the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Refused: unknown id (404), missing or wrong key (401), conflict (409), … */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    RevisionChangesController_changes: {
+        parameters: {
+            query?: {
+                against?: string;
+            };
+            header?: never;
+            path: {
+                deployment_id: string;
+                revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionChanges"];
                 };
             };
             /** @description The request breaks the schema */

@@ -4,6 +4,7 @@ import { ApiError, detailText } from './api-error';
 
 export type Deployment = components['schemas']['Deployment'];
 export type Revision = components['schemas']['Revision'];
+export type RevisionChanges = components['schemas']['RevisionChanges'];
 export type ControlPlane = ReturnType<typeof controlPlaneClient>;
 
 /** Every non-2xx answer becomes an ApiError carrying Berth's `detail`. */

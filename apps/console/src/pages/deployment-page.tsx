@@ -204,6 +204,9 @@ export function DeploymentPage({ deploymentId }: { readonly deploymentId: string
                     {revision.status_message ? (
                       <p className="timeline-message">{revision.status_message}</p>
                     ) : null}
+                    <Link href={`/deployments/${deploymentId}/revisions/${revision.id}/changes`}>
+                      Changes
+                    </Link>
                     {!isLive(revision) ? (
                       <button type="button" onClick={() => setRedeploying(revision)}>
                         {neverBuilt(revision) ? 'Build again…' : 'Redeploy…'}
