@@ -346,10 +346,16 @@ describe('deploying an uploaded source with the local listener', () => {
     const statusSeqs = entries
       .filter((entry) => entry.event === 'RevisionStatusChanged')
       .map((entry) => entry.seq);
-    const inWalks = walksOf(revisions[0])
-      .concat(walksOf(revisions[1]))
-      .flatMap((walk) => walk.events);
-    expect(inWalks).toEqual(expect.arrayContaining(statusSeqs));
+    const walks = timeline.filter((card) => card.kind === 'status_walk');
+    expect(walks.flatMap((walk) => walk.events)).toEqual(expect.arrayContaining(statusSeqs));
+    // The broken tarball and the runtime that could not start: each failure a card, with why.
+    const failures = timeline.filter((card) => card.kind === 'failure');
+    expect(failures.map((card) => card.status)).toEqual(['BUILD_FAILED', 'DEPLOY_FAILED']);
+    const failedWalks = walks.filter((walk) => walk.status?.endsWith('_FAILED'));
+    expect(failedWalks.map((walk) => walk.summary)).toEqual([
+      expect.stringMatching(/^queued .+failed after .+: .+/),
+      expect.stringMatching(/^queued .+, built in .+, deploy failed after .+: .+/),
+    ]);
     // Every event is on a card, which opens on it.
     const covered = new Set(timeline.flatMap((card) => card.events));
     expect(entries.filter((entry) => !covered.has(entry.seq))).toEqual([]);
