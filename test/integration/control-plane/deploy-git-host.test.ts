@@ -25,6 +25,8 @@ describe('git_host deployments cloned by the local listener', () => {
   let integrationId: string;
   let firstCommit: string;
   let deployment: Deployment;
+  let secondCommit: string;
+  let pushedRevision: string;
 
   beforeAll(async () => {
     cp = await startControlPlane();
@@ -67,7 +69,7 @@ describe('git_host deployments cloned by the local listener', () => {
 
   it('builds a new revision of the pushed branch on a push notification', async () => {
     await writeFile(join(repo.dir, 'CHANGELOG.md'), '# second commit\n');
-    const secondCommit = await commitAll(repo.dir, 'second');
+    secondCommit = await commitAll(repo.dir, 'second');
     const elsewhere = await cp.api<{ revisions: unknown[] }>(
       'POST',
       `/v1/integrations/git_host/${integrationId}/push`,
@@ -88,6 +90,7 @@ describe('git_host deployments cloned by the local listener', () => {
     expect(revision.status).toBe('DEPLOYED');
     expect(revision.source_revision_config.repo_commit_sha).toBe(secondCommit);
     expect(revision.trigger).toBe('push');
+    pushedRevision = revisionId;
 
     const history = await cp.api<{
       resources: { event: string; actor: { kind: string } | null }[];
@@ -97,6 +100,32 @@ describe('git_host deployments cloned by the local listener', () => {
       kind: 'git_host',
       integration_id: integrationId,
     });
+  });
+
+  it("answers a pushed revision's changes from the checkouts it keeps, with the commit range", async () => {
+    const changes = await cp.api<{
+      against: string;
+      source_kept: boolean;
+      files: { path: string; change: string; diff?: string }[];
+      commit_range: { from: string; to: string; commits: null; reason: string };
+    }>('GET', `/v2/deployments/${deployment.id}/revisions/${pushedRevision}/changes`);
+    expect(changes.status).toBe(200);
+    expect(changes.body).toMatchObject({
+      against: deployment.latest_revision_id,
+      source_kept: true,
+      commit_range: {
+        from: firstCommit,
+        to: secondCommit,
+        commits: null,
+        reason: expect.stringMatching(/keeps no history/),
+      },
+    });
+    expect(changes.body.files).toContainEqual({
+      path: 'CHANGELOG.md',
+      change: 'added',
+      diff: '--- a/CHANGELOG.md\n+++ b/CHANGELOG.md\n@@ -0,0 +1,1 @@\n+# second commit\n',
+    });
+    expect(changes.body.files.map((file) => file.path)).not.toContain('node_modules');
   });
 
   it('deploys a tag given as refs/tags/ from a file:// URL, and refuses build_on_push for it', async () => {
