@@ -95,14 +95,14 @@ suite('web console in a browser', () => {
     await page.getByRole('link', { name: 'console-shop' }).click();
     const timeline = page.getByRole('list', { name: 'Revision timeline' });
     await timeline
-      .locator('li[data-kind="change"] .timeline-head', { hasText: /revision created/i })
+      .locator('li[data-kind="change"] .timeline-card-head', { hasText: /revision created/i })
       .first()
       .waitFor();
     // Reached without reloading: the page follows the revision while it moves, its walk on
     // one line with the time each phase took.
     const walk = timeline.locator('li[data-kind="status_walk"]').first();
     await walk
-      .locator('.timeline-head .badge', { hasText: 'DEPLOYED' })
+      .locator('.timeline-card-head .badge', { hasText: 'DEPLOYED' })
       .waitFor({ timeout: 120_000 });
     expect(await walk.locator('.timeline-walk').textContent()).toMatch(
       /^queued .+, built in .+, deployed in .+$/,

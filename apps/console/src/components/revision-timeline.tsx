@@ -204,7 +204,7 @@ export function RevisionTimeline({
             data-kind={card.kind}
             data-first-event={first?.entry.event}
           >
-            <div className="timeline-head">
+            <div className="timeline-head timeline-card-head">
               <Moment at={card.recorded_at} />
               <strong>{cardTitle(card)}</strong>
               {card.kind === 'change' ? null : <StatusBadge status={card.status} />}
