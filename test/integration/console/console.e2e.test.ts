@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { cp as copy, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@langchain/langgraph-sdk';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -11,6 +13,7 @@ import {
 import { chromiumPath, fitsWidth, launchChromium, screenshot } from '../../support/browser.js';
 import {
   createSourceDeployment,
+  EXAMPLE_APP_DIR,
   packExample,
   patchSource,
   waitForRevision,
@@ -18,6 +21,7 @@ import {
 } from '../../support/deployment-flow.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../../support/switchable-proxy.js';
 import { currentLinks, lineCount, tableLayoutProblems } from '../../support/layout-checks.js';
+import { packDirectory } from '#libs/source-archive';
 import { runtimeSuite } from '../../support/runtime-suite.js';
 
 const CHROMIUM = chromiumPath();
@@ -227,6 +231,52 @@ suite('web console in a browser', () => {
     // The revision before it stays live.
     const current = await cp.api<Deployment>('GET', `/v2/deployments/${deployment.id}`);
     expect(current.body.active_revision_id).toBe(firstRevision);
+  }, 180_000);
+
+  it("opens a revision's changes: its files, and a file's diff with its lines colored", async () => {
+    const changed = await mkdtemp(join(tmpdir(), 'berth-console-changes-'));
+    await copy(EXAMPLE_APP_DIR, changed, {
+      recursive: true,
+      filter: (source) => !source.includes('node_modules'),
+    });
+    const readme = join(changed, 'README.md');
+    await writeFile(readme, `${await readFile(readme, 'utf8')}A line the console shows added.\n`);
+    await writeFile(join(changed, 'CHANGELOG.md'), '# Changes\n');
+    const revision =
+      (await patchSource(cp, deployment.id, (await packDirectory(changed)).archive))
+        .latest_revision_id ?? '';
+    await rm(changed, { recursive: true, force: true });
+    await page
+      .locator(`.revisions li[data-revision-id="${revision}"]`)
+      .getByRole('link', { name: 'Changes' })
+      .click();
+    await page.getByRole('heading', { name: /^Changes in revision/ }).waitFor();
+    // The revision it replaced is the one whose tarball was not one: nothing to compare.
+    await page
+      .getByRole('status')
+      .getByText(/Sources not compared: revision .+ could not be read/)
+      .waitFor();
+    await page.getByRole('combobox').selectOption(firstRevision);
+    const files = page.getByRole('list', { name: 'Changed files' });
+    await files.locator('li[data-change="added"]', { hasText: 'CHANGELOG.md' }).waitFor();
+    await files
+      .locator('li[data-change="modified"]')
+      .getByRole('button', { name: 'README.md' })
+      .click();
+    const diff = page.getByLabel('Diff of README.md');
+    const added = diff.locator('.diff-line-added', { hasText: '+A line the console shows added.' });
+    await added.waitFor();
+    // Added lines are green (the page's --good), in the browser's own rendering.
+    expect(
+      await page.evaluate<string>(
+        "getComputedStyle(document.querySelector('.diff-view .diff-line-added')).color",
+      ),
+    ).toBe('rgb(30, 107, 58)');
+    await screenshot(page, ARTIFACTS, 'revision-changes');
+    expect(await fitsWidth(page)).toBe(true);
+    expect((await waitForRevision(cp, deployment.id, revision)).status).toBe('DEPLOYED');
+    await page.getByRole('link', { name: '← the deployment' }).click();
+    await page.getByRole('heading', { name: 'console-shop' }).waitFor();
   }, 180_000);
 
   it("reaches the deployment's runtime through the control plane, for its own tenant only", async () => {
