@@ -66,7 +66,7 @@ describe('timelineOf', () => {
       ['change', 'Deployment created'],
       ['change', 'Revision created'],
       ['status_walk', REV_1],
-      ['change', 'Configuration changed'],
+      ['change', 'Configuration changed, revision created'],
       ['status_walk', REV_2],
       ['failure', REV_2],
       ['change', 'Redeploy requested'],
@@ -118,7 +118,7 @@ describe('timelineOf', () => {
       recorded_at: '2026-11-01T10:00:09.000Z',
       revision_id: REV_2,
       events: [10, 11],
-      title: 'Configuration changed',
+      title: 'Configuration changed, revision created',
       actor: KEY,
       secrets_changed: ['OPENAI_API_KEY'],
     });

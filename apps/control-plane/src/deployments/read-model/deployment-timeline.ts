@@ -206,8 +206,10 @@ function changeCard(previous: Card | undefined, entry: HistoryEntry, title: stri
     previous.recorded_at === entry.recorded_at &&
     sameActor(previous.actor, entry.actor)
   ) {
+    const more = title.charAt(0).toLowerCase() + title.slice(1);
     return {
       ...previous,
+      title: previous.title.includes(more) ? previous.title : `${previous.title}, ${more}`,
       revision_id: previous.revision_id ?? entry.revision_id,
       events: [...previous.events, entry.seq],
       secrets_changed: [...new Set([...previous.secrets_changed, ...secrets])],
