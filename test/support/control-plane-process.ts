@@ -177,11 +177,13 @@ export async function startControlPlane(
  */
 export async function restartControlPlane(
   previous: ControlPlaneProcess,
+  env?: Readonly<Record<string, string>>,
 ): Promise<ControlPlaneProcess> {
   const next = await startControlPlane({
     dataDir: previous.dataDir,
     databaseUrl: previous.databaseUrl,
     port: previous.port,
+    env,
   });
   const removeState = (): Promise<void> => previous.removeState();
   return {

@@ -12,11 +12,15 @@ const run = promisify(execFile);
 /**
  * An HTTPS server on 127.0.0.1 whose certificate no public authority signed, and a bundle for
  * NODE_EXTRA_CA_CERTS that trusts it beside what the machine's NODE_EXTRA_CA_CERTS already
- * trusts (a machine behind a re-signing proxy keeps reaching its registry).
+ * trusts (a machine behind a re-signing proxy keeps reaching its registry). Its key and
+ * certificate too, for a server of the same name started where the host's loopback is not
+ * reached (a jail's own).
  */
 export type PrivateAuthority = {
   readonly url: string;
   readonly bundle: string;
+  readonly keyPem: string;
+  readonly certPem: string;
   readonly close: () => Promise<void>;
 };
 
@@ -43,6 +47,8 @@ export async function startPrivateHttpsServer(): Promise<PrivateAuthority> {
   return {
     url: `https://127.0.0.1:${port}/`,
     bundle,
+    keyPem: await readFile(key, 'utf8'),
+    certPem: await readFile(cert, 'utf8'),
     close: async () => {
       server.close();
       await rm(dir, { recursive: true, force: true });

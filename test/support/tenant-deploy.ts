@@ -1,7 +1,7 @@
 import { expect, type describe } from '@jest/globals';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { findJailTools } from '../../apps/control-plane/src/isolation/jail-tools.js';
+import { findJailTools, findProgram } from '../../apps/control-plane/src/isolation/jail-tools.js';
 import type { ControlPlaneProcess } from './control-plane-process.js';
 import { waitForRevision, type Deployment, type Revision } from './deployment-flow.js';
 
@@ -18,6 +18,8 @@ export async function whyUnsealable(): Promise<string | undefined> {
   }
   const jail = await findJailTools();
   if (typeof jail === 'string') return jail;
+  if (!(await findProgram('slirp4netns')))
+    return 'slirp4netns is not installed, so jails cannot have networks of their own';
   return undefined;
 }
 

@@ -82,10 +82,13 @@ async function main(): Promise<void> {
     serveApi: config.serveApi,
   });
   // Starts the projections, the default assistants, the workers and the reloader, then serves.
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen(
+    config.socket ? { path: config.socket } : { port: config.port, host: config.host },
+  );
   serveInProcessClient(app, grants, ownUrl(config.host, config.port));
+  const served = config.socket ?? `http://${config.host}:${config.port}`;
   logger.info(
-    `Berth agent runtime for ${config.graphConfigPath} on http://${config.host}:${config.port} ` +
+    `Berth agent runtime for ${config.graphConfigPath} on ${served} ` +
       `(graphs: ${application.graphIds().join(', ')})`,
   );
 

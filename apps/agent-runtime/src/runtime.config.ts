@@ -27,6 +27,11 @@ export interface RuntimeConfig {
   readonly masterKey: MasterKeySources;
   readonly port: number;
   readonly host: string;
+  /**
+   * A Unix socket to serve on instead of the port (BERTH_RUNTIME_SOCKET): a jailed runtime's,
+   * which has no network the control plane shares.
+   */
+  readonly socket: string | undefined;
   /** The keys every request must carry one of in `x-api-key` (see ApiKeys). */
   readonly apiKeys: ApiKeys;
   /** The most runs one process executes at once (how many below it follows its load). */
@@ -75,6 +80,11 @@ export interface TracingConfig {
   readonly endpoint: string;
   /** Sent as `Authorization: Bearer <token>`. */
   readonly token: string;
+  /**
+   * The Unix socket the POSTs go through to the endpoint's host (BERTH_TRACING_SOCKET): a jailed
+   * runtime's, whose network does not reach the control plane's port.
+   */
+  readonly socket?: string;
 }
 
 /**
@@ -143,6 +153,7 @@ export function loadRuntimeConfig(env: Environment = process.env): RuntimeConfig
     ...loadStorageConfig(env),
     port: envInteger('BERTH_RUNTIME_PORT', env.BERTH_RUNTIME_PORT, 8123, PORT_RANGE),
     host: text(env.BERTH_HOST) ?? '127.0.0.1',
+    socket: text(env.BERTH_RUNTIME_SOCKET),
     apiKeys: apiKeysOf(env),
     workerConcurrency: envInteger('BERTH_WORKER_CONCURRENCY', env.BERTH_WORKER_CONCURRENCY, 1000, {
       min: 1,
@@ -247,5 +258,6 @@ function tracingOf(env: Environment): TracingConfig | undefined {
       `BERTH_TRACING_ENDPOINT must be an absolute http(s) URL, not ${url.protocol.slice(0, -1)}`,
     );
   }
-  return { endpoint: url.href, token };
+  const socket = text(env.BERTH_TRACING_SOCKET);
+  return socket === undefined ? { endpoint: url.href, token } : { endpoint: url.href, token, socket };
 }

@@ -25,6 +25,7 @@ const DEFAULT_LIMITS = {
     tmpBytes: 256 * MIB,
     deploymentDiskBytes: 5120 * MIB,
     osIdRegistry: '/var/lib/berth/os-ids',
+    sharesHostNetwork: false,
   },
 };
 

@@ -72,6 +72,12 @@ const EMBEDDED_MAX_CONNECTIONS = 500;
  * holds them for seconds, not minutes. Loopback clients log in within milliseconds.
  */
 export const EMBEDDED_AUTHENTICATION_TIMEOUT_S = 5;
+/**
+ * Slots only a superuser (the platform, on the embedded cluster) logs in on once the others are
+ * taken (PostgreSQL's default is 3): the platform's own connections outlast deployments that hold
+ * all theirs. Deployments' roles share what is left (see connection-budget.ts).
+ */
+export const EMBEDDED_SUPERUSER_RESERVED_CONNECTIONS = 10;
 
 const execFileAsync = promisify(execFile);
 
@@ -123,6 +129,8 @@ export async function startEmbeddedPostgres(
         `max_connections=${EMBEDDED_MAX_CONNECTIONS}`,
         '-c',
         `authentication_timeout=${EMBEDDED_AUTHENTICATION_TIMEOUT_S}s`,
+        '-c',
+        `superuser_reserved_connections=${EMBEDDED_SUPERUSER_RESERVED_CONNECTIONS}`,
       ],
       onLog: (message) => {
         output.add(message);

@@ -91,7 +91,8 @@ describe('deploying an uploaded source with the local listener', () => {
   const revisions: string[] = [];
 
   beforeAll(async () => {
-    cp = await startControlPlane();
+    // Runtimes are watched on their loopback ports: jails share the host's network.
+    cp = await startControlPlane({ env: { BERTH_JAIL_NETWORK: 'host' } });
     app = await exampleAppWithEnvGraph();
     archive = (await packDirectory(app.dir)).archive;
   });

@@ -29,6 +29,9 @@ if (said === 'exit') process.exit(1);
 export { graph } from './agent.js';
 `;
 
+/** Its graphs reach a server of the test's on loopback: jails share the host's network. */
+const HOST_NETWORK = { BERTH_JAIL_NETWORK: 'host' };
+
 const STARTING_AGAIN =
   "This deployment's live revision is starting again (after a restart of the platform or of " +
   'its runtime): retry in a few seconds';
@@ -117,7 +120,7 @@ describe("a deployment's address while its live revision starts again after a re
 
   beforeAll(async () => {
     gateUrl = await gate.listen();
-    cp = await startControlPlane();
+    cp = await startControlPlane({ env: HOST_NETWORK });
     app = await exampleAppWithEnvGraph();
     await addGraph(app.dir, 'gated', GATED_GRAPH);
   });
@@ -155,7 +158,7 @@ describe("a deployment's address while its live revision starts again after a re
 
     gate.close();
     await cp.stop();
-    cp = await restartControlPlane(cp);
+    cp = await restartControlPlane(cp, HOST_NETWORK);
     // The runtime started again is held loading the application: the address answers for it.
     await within(gate.holding(), 60_000, 'the live revision starting again');
     const starting = { status: 503, retryAfter: '5', body: { detail: STARTING_AGAIN } };
@@ -179,7 +182,7 @@ describe("a deployment's address while its live revision starts again after a re
 
     gate.endRuntimes();
     await cp.stop();
-    cp = await restartControlPlane(cp);
+    cp = await restartControlPlane(cp, HOST_NETWORK);
     const failedTwice = async (): Promise<string[]> => {
       for (;;) {
         const lines = await revisionLogs(cp, deployment.id, revisionId, 'deploy');

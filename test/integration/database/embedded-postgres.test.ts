@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import {
   EMBEDDED_AUTHENTICATION_TIMEOUT_S,
+  EMBEDDED_SUPERUSER_RESERVED_CONNECTIONS,
   startEmbeddedPostgres,
   type EmbeddedPostgresServer,
 } from '../../../libs/database/src/embedded-postgres.server.js';
@@ -80,6 +81,15 @@ describe('startEmbeddedPostgres', () => {
       expect(
         await query<{ authentication_timeout: string }>(server.url, 'show authentication_timeout'),
       ).toEqual([{ authentication_timeout: `${EMBEDDED_AUTHENTICATION_TIMEOUT_S}s` }]);
+      // Slots the platform (the superuser) still logs in on when every other is taken.
+      expect(
+        await query<{ superuser_reserved_connections: string }>(
+          server.url,
+          'show superuser_reserved_connections',
+        ),
+      ).toEqual([
+        { superuser_reserved_connections: String(EMBEDDED_SUPERUSER_RESERVED_CONNECTIONS) },
+      ]);
     },
     TIMEOUT_MS,
   );

@@ -32,7 +32,8 @@ describe('waiting for a run that takes longer than the idle timeouts', () => {
   let runtimePort: number;
 
   beforeAll(async () => {
-    cp = await startControlPlane();
+    // The runtime is asked directly on its loopback port too: jails share the host's network.
+    cp = await startControlPlane({ env: { BERTH_JAIL_NETWORK: 'host' } });
     const created = await createSourceDeployment(cp, 'long-waits');
     const patched = await patchSource(cp, created.id, await packExample());
     const revisionId = patched.latest_revision_id ?? '';

@@ -104,17 +104,29 @@ const EXPECTED_DENIALS = {
   superuser: '28P01',
 };
 
-/** What a tenant's code answers from an HTTPS server only the machine's extra authorities sign. */
-const FETCH_PRIVATE = (url: string): string => `
+/**
+ * What a tenant's code answers from an HTTPS server only the machine's extra authorities sign:
+ * one it starts on its jail's own loopback (the host's is not reached from a jail), with the
+ * key and certificate beside it.
+ */
+const FETCH_PRIVATE = `
+const fs = require('node:fs');
 const https = require('node:https');
+const { join } = require('node:path');
 module.exports = () => new Promise((resolve) => {
-  https
-    .get(${JSON.stringify(url)}, (response) => {
-      let body = '';
-      response.on('data', (chunk) => { body += chunk; });
-      response.on('end', () => resolve(body));
-    })
-    .on('error', (error) => resolve(error.code || error.message));
+  const server = https.createServer(
+    { key: fs.readFileSync(join(__dirname, 'private-key.pem')), cert: fs.readFileSync(join(__dirname, 'private-cert.pem')) },
+    (_request, response) => response.end('trusted'),
+  );
+  server.listen(0, '127.0.0.1', () => {
+    https
+      .get('https://127.0.0.1:' + server.address().port + '/', (response) => {
+        let body = '';
+        response.on('data', (chunk) => { body += chunk; });
+        response.on('end', () => { server.close(); resolve(body); });
+      })
+      .on('error', (error) => { server.close(); resolve(error.code || error.message); });
+  });
 });
 `;
 
@@ -216,7 +228,9 @@ describeWhereSealable(
     });
 
     it("lets a tenant's build and runtime trust the authorities the machine adds (NODE_EXTRA_CA_CERTS), wherever that file is", async () => {
-      await writeFile(join(app.dir, 'fetch-private.cjs'), FETCH_PRIVATE(authority.url));
+      await writeFile(join(app.dir, 'fetch-private.cjs'), FETCH_PRIVATE);
+      await writeFile(join(app.dir, 'private-key.pem'), authority.keyPem);
+      await writeFile(join(app.dir, 'private-cert.pem'), authority.certPem);
       await writeFile(
         join(app.dir, 'build-private.cjs'),
         `require('./fetch-private.cjs')().then((answer) => console.log('PRIVATE ' + answer));`,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { RunObserver, type FinishedRun } from '../run-records/run-observers.js';
 
@@ -34,6 +35,8 @@ export interface RunTraceReporterOptions {
   readonly endpoint: string;
   /** Sent as `Authorization: Bearer <token>`; never logged. */
   readonly token: string;
+  /** A Unix socket that reaches the endpoint's host (a jailed runtime's); else the URL's own. */
+  readonly socket?: string;
   /** How long a run waits for others to go in the same POST. */
   readonly flushDelayMs?: number;
   /** Runs per POST; this many waiting are sent at once. */
@@ -95,9 +98,12 @@ export class RunTraceReporter extends RunObserver {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
+  private readonly socket: string | undefined;
+
   constructor(options: RunTraceReporterOptions) {
     super();
     this.endpoint = options.endpoint;
+    this.socket = options.socket;
     this.token = options.token;
     this.flushDelayMs = options.flushDelayMs ?? 200;
     this.batchSize = options.batchSize ?? 100;
@@ -228,22 +234,27 @@ export class RunTraceReporter extends RunObserver {
 
   private async post(runs: readonly RunTrace[]): Promise<PostResult> {
     try {
-      const response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${this.token}`,
-        },
-        body: JSON.stringify({ runs }),
-        signal: AbortSignal.any([this.inFlight.signal, AbortSignal.timeout(this.requestTimeoutMs)]),
-      });
-      // Read the answer to the end, so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return { kind: 'sent' };
-      if (REFUSED_STATUSES.has(response.status)) {
-        return { kind: 'refused', status: response.status };
-      }
-      return { kind: 'failed', reason: `HTTP ${response.status}` };
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Bearer ${this.token}`,
+      };
+      const body = JSON.stringify({ runs });
+      const signal = AbortSignal.any([
+        this.inFlight.signal,
+        AbortSignal.timeout(this.requestTimeoutMs),
+      ]);
+      const status = this.socket
+        ? await postThrough(this.socket, this.endpoint, headers, body, signal)
+        : await fetch(this.endpoint, { method: 'POST', headers, body, signal }).then(
+            async (response) => {
+              // Read the answer to the end, so the connection can be reused.
+              await response.arrayBuffer().catch(() => undefined);
+              return response.status;
+            },
+          );
+      if (status >= 200 && status < 300) return { kind: 'sent' };
+      if (REFUSED_STATUSES.has(status)) return { kind: 'refused', status };
+      return { kind: 'failed', reason: `HTTP ${status}` };
     } catch (error) {
       return { kind: 'failed', reason: describe(error) };
     }
@@ -271,4 +282,35 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
   return `${error.message}${cause}`;
+}
+
+/** POSTs `body` to the URL's path through a Unix socket; resolves with the answer's status. */
+function postThrough(
+  socketPath: string,
+  endpoint: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const url = new URL(endpoint);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        socketPath,
+        method: 'POST',
+        path: `${url.pathname}${url.search}`,
+        headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body) },
+        signal,
+      },
+      (answer) => {
+        answer.resume();
+        answer.on('end', () => {
+          resolve(answer.statusCode ?? 0);
+        });
+        answer.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }

@@ -33,7 +33,7 @@ export async function runCommand(
     return runSpawned(['/bin/sh', '-c', shellOf(command, options)], command, options);
   const jailed = await options.jail(['/bin/sh', '-c', command]);
   try {
-    const outcome = await runSpawned(jailed.argv, command, options);
+    const outcome = await runSpawned(jailed.argv, command, options, jailed);
     if (outcome.ok || !(await jailed.ranOutOfMemory())) return outcome;
     return { ok: false, reason: outOfMemory(`\`${command}\``, jailed.limits) };
   } finally {
@@ -48,20 +48,21 @@ function runSpawned(
   argv: readonly string[],
   command: string,
   options: CommandOptions,
+  jail?: Jailed,
 ): Promise<CommandOutcome> {
   return new Promise((resolve) => {
-    const jailed = options.jail !== undefined;
+    const jailed = jail !== undefined;
     const child = spawn(argv[0] ?? '/bin/sh', argv.slice(1), {
       cwd: jailed ? '/' : options.cwd,
       env: options.env,
       uid: jailed ? undefined : options.identity?.uid,
       gid: jailed ? undefined : options.identity?.gid,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(jail?.extraPipes ?? [])],
       detached: true,
     });
     if (child.pid) options.registry?.record(child.pid);
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', options.onLine);
+      if (stream) createInterface({ input: stream }).on('line', options.onLine);
     }
     let stopped: string | undefined;
     const stop = (reason: string): void => {
@@ -86,6 +87,9 @@ function runSpawned(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     // Aborted before it started (a build cancelled between two commands): it ends at once.
     if (options.signal?.aborted) onAbort();
+    jail?.started(child).catch((error: unknown) => {
+      stop(`could not start in its jail: ${(error as Error).message}`);
+    });
     child.once('error', (error) => {
       stop(error.message);
     });

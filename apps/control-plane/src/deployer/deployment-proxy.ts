@@ -9,7 +9,12 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { applyServerTimeouts, nodeServerOptions } from '#libs/http';
 import { CONTROL_PLANE_REQUEST_TIMEOUT_MS } from '../request-timeout.js';
-import { answerJson, endToEnd, forwardToRuntime } from './runtime-forwarding.js';
+import {
+  answerJson,
+  endToEnd,
+  forwardToRuntime,
+  type RuntimeEndpoint,
+} from './runtime-forwarding.js';
 import { serveUpgrades, upgradeOf } from './upgrade-requests.js';
 
 /** Before any revision of the deployment has been deployed. */
@@ -34,10 +39,10 @@ export const tooManyWebSockets = (max: number): string =>
  * are open at once (upgrades still being answered included); one more is refused 429.
  */
 export class DeploymentProxy {
-  private target: number | undefined;
+  private target: RuntimeEndpoint | undefined;
   /** No target, but a live revision whose runtime is being started again. */
   private startingAgain = false;
-  private readonly agents = new Map<number, Agent>();
+  private readonly agents = new Map<RuntimeEndpoint, Agent>();
   /** Agents of replaced processes, whose requests in flight may still be streaming. */
   private readonly retired = new Set<Agent>();
   private readonly sockets = new Set<Socket>();
@@ -74,11 +79,11 @@ export class DeploymentProxy {
     return this.server.listening;
   }
 
-  switchTo(port: number): void {
+  switchTo(endpoint: RuntimeEndpoint): void {
     const previous = this.target;
-    this.target = port;
+    this.target = endpoint;
     this.startingAgain = false;
-    if (previous !== port) this.retire(previous);
+    if (previous !== endpoint) this.retire(previous);
   }
 
   /**
@@ -92,7 +97,7 @@ export class DeploymentProxy {
     this.retire(previous);
   }
 
-  private retire(previous: number | undefined): void {
+  private retire(previous: RuntimeEndpoint | undefined): void {
     if (previous === undefined) return;
     const agent = this.agents.get(previous);
     if (!agent) return;
@@ -120,11 +125,11 @@ export class DeploymentProxy {
     );
   }
 
-  private agentFor(port: number): Agent {
-    let agent = this.agents.get(port);
+  private agentFor(endpoint: RuntimeEndpoint): Agent {
+    let agent = this.agents.get(endpoint);
     if (!agent) {
       agent = new Agent({ keepAlive: true });
-      this.agents.set(port, agent);
+      this.agents.set(endpoint, agent);
     }
     return agent;
   }
@@ -141,8 +146,8 @@ export class DeploymentProxy {
   }
 
   private forward(incoming: IncomingMessage, response: ServerResponse): void {
-    const port = this.target;
-    if (port === undefined) {
+    const endpoint = this.target;
+    if (endpoint === undefined) {
       incoming.resume();
       if (this.startingAgain) {
         answerJson(response, 503, STARTING_AGAIN, {
@@ -157,12 +162,12 @@ export class DeploymentProxy {
     }
     forwardToRuntime(
       {
-        port,
+        endpoint,
         method: incoming.method ?? 'GET',
         path: incoming.url ?? '/',
         headers: endToEnd(incoming.headers),
         body: incoming,
-        agent: this.agentFor(port),
+        agent: this.agentFor(endpoint),
       },
       response,
     );

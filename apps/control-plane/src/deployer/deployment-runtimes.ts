@@ -55,7 +55,7 @@ export class DeploymentRuntimes {
     process: RuntimeProcess,
     onExit: () => Promise<void>,
   ): RuntimeProcess | undefined {
-    this.proxies.get(deploymentId)?.switchTo(process.port);
+    this.proxies.get(deploymentId)?.switchTo(process.endpoint);
     const previous = this.active.get(deploymentId);
     this.active.set(deploymentId, process);
     void process.exited.then(async () => {

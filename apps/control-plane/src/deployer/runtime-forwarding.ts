@@ -49,8 +49,17 @@ export function answerJson(
   response.end(JSON.stringify({ detail }));
 }
 
+/** Where a runtime on this machine serves: a loopback port, or a Unix socket's path (jailed). */
+export type RuntimeEndpoint = number | string;
+
+/** The `http.request` options that reach the endpoint. */
+export const connectionTo = (
+  endpoint: RuntimeEndpoint,
+): { host: string; port: number } | { socketPath: string } =>
+  typeof endpoint === 'number' ? { host: '127.0.0.1', port: endpoint } : { socketPath: endpoint };
+
 export interface RuntimeRequest {
-  readonly port: number;
+  readonly endpoint: RuntimeEndpoint;
   readonly method: string;
   /** The path and query, still encoded as the client sent them. */
   readonly path: string;
@@ -73,8 +82,7 @@ export function forwardToRuntime(target: RuntimeRequest, response: ServerRespons
   let joined = false;
   const upstream = request(
     {
-      host: '127.0.0.1',
-      port: target.port,
+      ...connectionTo(target.endpoint),
       method: target.method,
       path: target.path,
       headers: upgrade

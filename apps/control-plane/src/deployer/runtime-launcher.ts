@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ControlPlaneConfig } from '../control-plane.config.js';
 import { runtimeConnectionsOf } from '#libs/deployment-databases';
+import type { PlatformSockets } from '../isolation/jail-sockets.js';
 import type { TenantSandbox } from '../isolation/tenant-sandbox.js';
 import type { TenantDirectory } from '../tenancy/tenant-directory.js';
 import type { TracingTokens } from '../tracing/tracing.service.js';
@@ -10,6 +11,18 @@ import type { DiskQuota } from './disk-quota.js';
 import { ephemeralPort } from './free-port.js';
 import type { RevisionWorkspace } from './revision-workspace.js';
 import { runtimeCommand, type RuntimeProcess } from './runtime-process.js';
+
+/** A connection through a deployment's database gate that has not logged in by then is closed. */
+const DATABASE_LOGIN_TIMEOUT_MS = 5_000;
+
+/** The same login and database, through the gate's socket in `dir` (PostgreSQL's `host=`). */
+export function throughSocket(url: string, dir: string): string {
+  const parsed = new URL(url);
+  parsed.hostname = 'localhost';
+  parsed.port = '5432';
+  parsed.searchParams.set('host', dir);
+  return parsed.toString();
+}
 
 export type LauncherDeps = {
   readonly config: ControlPlaneConfig;
@@ -43,19 +56,34 @@ export class RuntimeLauncher {
     const port = await ephemeralPort('127.0.0.1');
     const env = await this.environmentOf(workspace, port, purpose);
     log.write('deploy', `Starting the agent runtime of revision ${revision.revision_id}`);
-    this.deps.onInfo(
-      `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on 127.0.0.1:${port}`,
-    );
     await tree.prepare(deploymentId, identity, tenant);
     await quota.check(workspace.dirs.deployment);
     const target = { deploymentId, revisionId: revision.revision_id, tenant };
+    const { jailer } = sandbox;
+    const platform = identity ? await this.platformSocketsOf(deploymentId) : undefined;
     const jailed =
-      sandbox.jailer && identity
-        ? await sandbox.jailer.jail(
-            tree.jailRequest('runtime', { ...target, identity }, workspace.dirs.source),
-            runtimeCommand(sandbox.jailer.runtimeHeapMegabytes),
+      jailer && identity
+        ? await jailer.jail(
+            tree.jailRequest(
+              'runtime',
+              { ...target, identity },
+              workspace.dirs.source,
+              platform ? [platform.dir] : [],
+            ),
+            runtimeCommand(jailer.runtimeHeapMegabytes),
           )
         : undefined;
+    if (platform && jailed?.inbound) {
+      Object.assign(env, {
+        DATABASE_URL: throughSocket(env.DATABASE_URL ?? '', platform.databaseDir),
+        BERTH_RUNTIME_SOCKET: jailed.inbound.listenSocket,
+        BERTH_TRACING_SOCKET: platform.controlPlaneSocket,
+      });
+    }
+    const served = jailed?.inbound ? jailed.inbound.listenSocket : `127.0.0.1:${port}`;
+    this.deps.onInfo(
+      `Deployment ${deploymentId} revision ${revision.revision_id}: runtime on ${served}`,
+    );
     const runtime = runtimes.start(jailed);
     runtime.assign({
       revisionId: revision.revision_id,
@@ -87,6 +115,19 @@ export class RuntimeLauncher {
       await log.flush();
       this.deps.onRuntimeExit(deploymentId);
     });
+  }
+
+  /** The deployment's database gate and relay, where jails have networks of their own. */
+  private platformSocketsOf(deploymentId: string): Promise<PlatformSockets | undefined> {
+    const { sandbox, config } = this.deps;
+    return (
+      sandbox.jailer?.platformSocketsOf(deploymentId, {
+        server: sandbox.databaseServer,
+        maxConnections: config.limits.deploymentDbConnections,
+        loginTimeoutMs: DATABASE_LOGIN_TIMEOUT_MS,
+        controlPlanePort: config.port,
+      }) ?? Promise.resolve(undefined)
+    );
   }
 
   private async environmentOf(

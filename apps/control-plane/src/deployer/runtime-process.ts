@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { cannotStartReasonOf } from '#libs/config';
 import { RUNTIME_SCRIPT } from '../platform-paths.js';
 import { EXTRA_CERTIFICATES } from '../isolation/extra-certificates.js';
 import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
+import { connectionTo, type RuntimeEndpoint } from './runtime-forwarding.js';
 
 const STOP_GRACE_MS = 15_000;
 /** How long an exited runtime's last output is waited for (a grandchild may hold the pipe). */
@@ -56,14 +58,20 @@ export class RuntimeProcess {
   private cannotStart: string | undefined;
   /** Whether the kernel ended it for want of memory, read as it exited. */
   private endedOutOfMemory: Promise<boolean> | undefined;
+  /** The Unix socket a jailed runtime serves on, once claimed (see RuntimeInbound). */
+  private servedSocket: string | undefined;
 
   constructor(private readonly jailed?: Jailed) {
     const [command = process.execPath, ...args] = jailed?.argv ?? runtimeCommand();
     this.child = spawn(command, args, {
       env: { ...baseEnvironment(), BERTH_AWAIT_ASSIGNMENT: 'true', BERTH_EXIT_WITH_PARENT: 'true' },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', ...(jailed?.extraPipes ?? [])],
       // A process group of its own: what the application starts is ended with it.
       detached: true,
+    });
+    jailed?.started(this.child).catch((error: unknown) => {
+      this.cannotStart = `The runtime could not start in its jail: ${(error as Error).message}`;
+      this.killGroup();
     });
     this.child.stdin?.on('error', () => undefined);
     this.outputEnded = once(this.child, 'close').then(
@@ -117,6 +125,11 @@ export class RuntimeProcess {
     return this.launch.port;
   }
 
+  /** Where it is reached: its socket when jailed with a network of its own, else its port. */
+  get endpoint(): RuntimeEndpoint {
+    return this.servedSocket ?? this.port;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -130,16 +143,19 @@ export class RuntimeProcess {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(await this.whyNotStarted());
-      const ok = await fetch(`http://127.0.0.1:${this.port}/ok`, {
-        signal: AbortSignal.timeout(2_000),
-      }).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ok) return;
+      const endpoint = await this.reachableEndpoint();
+      if (endpoint !== undefined && (await answersOk(endpoint))) return;
       await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 25))]);
     }
     throw new Error(`The runtime did not answer GET /ok within ${Math.round(timeoutMs / 1000)} s`);
+  }
+
+  /** Its port, or its socket once it listens on it; undefined until then. */
+  private async reachableEndpoint(): Promise<RuntimeEndpoint | undefined> {
+    const inbound = this.jailed?.inbound;
+    if (!inbound) return this.port;
+    this.servedSocket ??= await inbound.claim();
+    return this.servedSocket;
   }
 
   /** What the runtime said was why it could not start, or how it exited. */
@@ -189,6 +205,22 @@ export class RuntimeProcess {
     if (this.assigned) this.assigned.onLine(line);
     else if (this.early.length < EARLY_LINES) this.early.push(line);
   }
+}
+
+/** Whether GET /ok answers 2xx within 2 s. */
+function answersOk(endpoint: RuntimeEndpoint): Promise<boolean> {
+  return new Promise((resolve) => {
+    const options = { ...connectionTo(endpoint), path: '/ok', timeout: 2_000, agent: false };
+    const request = get(options, (answer) => {
+      answer.resume();
+      const status = answer.statusCode ?? 0;
+      resolve(status >= 200 && status < 300);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => {
+      resolve(false);
+    });
+  });
 }
 
 /** Keeps one runtime process started ahead of need, so a deploy skips the platform's start-up. */

@@ -15,3 +15,14 @@ describe('runtimeHeapMegabytes', () => {
     expect(runtimeHeapMegabytes(tiny)).toBe(64);
   });
 });
+
+describe('BERTH_JAIL_NETWORK', () => {
+  it('gives each jail a network of its own unless the host is asked for', () => {
+    expect(loadJailSettings({}).sharesHostNetwork).toBe(false);
+    expect(loadJailSettings({ BERTH_JAIL_NETWORK: 'own' }).sharesHostNetwork).toBe(false);
+    expect(loadJailSettings({ BERTH_JAIL_NETWORK: 'host' }).sharesHostNetwork).toBe(true);
+    expect(() => loadJailSettings({ BERTH_JAIL_NETWORK: 'none' })).toThrow(
+      'BERTH_JAIL_NETWORK must be own or host',
+    );
+  });
+});

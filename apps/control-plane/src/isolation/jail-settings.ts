@@ -1,4 +1,4 @@
-import { envInteger, envText, type Environment } from '#libs/config';
+import { ConfigError, envInteger, envText, type Environment } from '#libs/config';
 import type { ResourceLimits } from './control-groups.js';
 
 const MIB = 1024 * 1024;
@@ -13,6 +13,11 @@ export interface JailSettings {
   readonly deploymentDiskBytes: number;
   /** The host-wide directory of OS id claims (see OsIdentities). */
   readonly osIdRegistry: string;
+  /**
+   * Jails share the host's network (BERTH_JAIL_NETWORK=host) instead of each having its own
+   * (`own`, the default): a sealing gap, said at start, for tenants that must reach the host.
+   */
+  readonly sharesHostNetwork: boolean;
 }
 
 const megabytes = (name: string, value: string | undefined, fallback: number): number =>
@@ -34,7 +39,13 @@ export function loadJailSettings(env: Environment): JailSettings {
     tmpBytes: megabytes('BERTH_JAIL_TMP_MB', env.BERTH_JAIL_TMP_MB, 256),
     deploymentDiskBytes: megabytes('BERTH_DEPLOYMENT_DISK_MB', env.BERTH_DEPLOYMENT_DISK_MB, 5120),
     osIdRegistry: envText(env.BERTH_OS_ID_REGISTRY) ?? '/var/lib/berth/os-ids',
+    sharesHostNetwork: jailNetworkOf(envText(env.BERTH_JAIL_NETWORK)) === 'host',
   };
+}
+
+function jailNetworkOf(value: string | undefined): 'own' | 'host' {
+  if (value === undefined || value === 'own' || value === 'host') return value ?? 'own';
+  throw new ConfigError(`BERTH_JAIL_NETWORK must be own or host, not ${value}`);
 }
 
 /** Below this, a runtime could not load the platform and an application at all. */

@@ -10,7 +10,7 @@ const SEARCHED = ['/usr/bin', '/usr/local/bin', '/bin', '/usr/sbin', '/sbin'];
 const TOP_LEVEL = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** The first executable of that name in the usual system directories. */
-async function findProgram(name: string): Promise<string | undefined> {
+export async function findProgram(name: string): Promise<string | undefined> {
   for (const dir of SEARCHED) {
     const path = join(dir, name);
     if (

@@ -16,6 +16,7 @@ const SPEC: JailSpec = {
   tmpBytes: 1024,
   cwd: '/data/builds/deployments/d/revisions/r/source',
   cgroups: [],
+  network: undefined,
 };
 
 /** The value after each occurrence of `flag`. */
@@ -107,11 +108,28 @@ describe('jailCommand', () => {
     ]);
     expect(argv.slice(-5)).toEqual([
       '-c',
-      'umask 077 && exec "$@"',
+      'umask 077 && exec "$@" 3>&- 4>&-',
       'berth-jail',
       'node',
       'main.js',
     ]);
+  });
+
+  it('gives it a network namespace of its own, its resolver, and waits for the network to be up', () => {
+    const argv = jailCommand(TOOLS, { ...SPEC, network: { resolvConf: '/data/resolv.conf' } }, [
+      'true',
+    ]);
+    expect(argv).toContain('--unshare-net');
+    expect(after(argv, '--info-fd')).toEqual(['3']);
+    expect(after(argv, '--block-fd')).toEqual(['4']);
+    const resolver = argv.indexOf('/data/resolv.conf');
+    expect(argv.slice(resolver - 1, resolver + 2)).toEqual([
+      '--ro-bind',
+      '/data/resolv.conf',
+      '/etc/resolv.conf',
+    ]);
+    // Bound after /etc, so over the host's.
+    expect(resolver).toBeGreaterThan(argv.indexOf('/etc'));
   });
 
   it('joins its control groups before the jail starts', () => {

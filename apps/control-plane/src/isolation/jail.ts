@@ -24,7 +24,16 @@ export type JailSpec = {
   readonly cwd: string;
   /** Control groups (one directory per v1 controller) the jail joins before it starts. */
   readonly cgroups: readonly string[];
+  /**
+   * A network namespace of its own, its resolver's resolv.conf bound over the host's: bubblewrap
+   * then writes its child's pid on fd 3 and waits on fd 4 until the network is up (see
+   * jail-network.ts). Undefined: the host's network is shared.
+   */
+  readonly network: { readonly resolvConf: string } | undefined;
 };
+
+/** The pipes after stdio a jail with a network of its own is spawned with: info, then block. */
+export const JAIL_NETWORK_FDS = 2;
 
 /** The file mode creation mask inside every jail: what the tenant writes is its own alone. */
 export const JAIL_UMASK = '077';
@@ -37,8 +46,8 @@ const JOIN_CGROUPS =
  * only the host's system directories (read-only), the paths named in the spec and a private
  * /tmp, a PID namespace of its own (every process it starts ends with it, setsid or not), its own
  * IPC and host name; setpriv then drops it to the deployment's user with no groups but the
- * tenant's, no capabilities and no way to gain any (no_new_privs). The network is shared: the
- * runtime reaches its database and the build its package registry.
+ * tenant's, no capabilities and no way to gain any (no_new_privs). With `spec.network`, it also
+ * gets a network namespace of its own, whose only way out is slirp4netns (see jail-network.ts).
  */
 export function jailCommand(
   tools: JailTools,
@@ -61,6 +70,7 @@ export function jailCommand(
   mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
   for (const dir of tools.systemDirs) bind('--ro-bind', dir);
   for (const link of tools.systemLinks) mounts.push('--symlink', link.target, link.path);
+  if (spec.network) mounts.push('--ro-bind', spec.network.resolvConf, '/etc/resolv.conf');
   mounts.push('--proc', '/proc', '--dev', '/dev');
   const readable = tools.extraCertificates
     ? [...spec.readable, tools.extraCertificates]
@@ -79,6 +89,7 @@ export function jailCommand(
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
+    ...(spec.network ? ['--unshare-net', '--info-fd', '3', '--block-fd', '4'] : []),
     '--hostname',
     'berth',
     ...mounts,
@@ -98,7 +109,7 @@ export function jailCommand(
     '--',
     '/bin/sh',
     '-c',
-    `umask ${JAIL_UMASK} && exec "$@"`,
+    `umask ${JAIL_UMASK} && exec "$@" 3>&- 4>&-`,
     'berth-jail',
     ...command,
   ];

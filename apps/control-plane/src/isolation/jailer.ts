@@ -1,6 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ControlGroups, ResourceLimits } from './control-groups.js';
-import { jailCommand, type JailTools } from './jail.js';
+import { JAIL_NETWORK_FDS, jailCommand, type JailTools } from './jail.js';
+import { attachNetwork, type JailNetworkTools } from './jail-network.js';
+import type { JailSockets, PlatformSocketOptions, PlatformSockets, RuntimeInbound } from './jail-sockets.js';
 import { runtimeHeapMegabytes, type JailSettings } from './jail-settings.js';
 import type { OsIdentity } from './os-identities.js';
 
@@ -17,6 +20,15 @@ export type JailRequest = {
 /** A command line ready to spawn, and what to do once its process has exited. */
 export type Jailed = {
   readonly argv: readonly string[];
+  /** The pipes to spawn it with after stdin, stdout and stderr (a network's info and block). */
+  readonly extraPipes: readonly 'pipe'[];
+  /**
+   * Call once spawned (with `extraPipes`): gives it its network, then lets it start. Throws when
+   * the network cannot be made; the caller then ends the process.
+   */
+  readonly started: (child: ChildProcess) => Promise<void>;
+  /** A runtime's in a jail with a network of its own: the Unix socket it serves on. */
+  readonly inbound: RuntimeInbound | undefined;
   /** What the limits were, for the log line when the kernel ended it. */
   readonly limits: ResourceLimits;
   /** Whether the kernel ended a process of it for want of memory. */
@@ -31,7 +43,32 @@ export class Jailer {
     private readonly tools: JailTools,
     private readonly groups: ControlGroups | undefined,
     private readonly settings: JailSettings,
+    /** Undefined: jails share the host's network (said at start). */
+    private readonly network:
+      | { readonly tools: JailNetworkTools; readonly sockets: JailSockets }
+      | undefined,
   ) {}
+
+  /** Whether jails have networks of their own (then runtimes are reached on Unix sockets). */
+  get sealsNetwork(): boolean {
+    return this.network !== undefined;
+  }
+
+  /** The deployment's database gate and relay, for its runtimes; undefined when not sealed. */
+  async platformSocketsOf(
+    deploymentId: string,
+    options: PlatformSocketOptions,
+  ): Promise<PlatformSockets | undefined> {
+    return this.network?.sockets.platformOf(deploymentId, options);
+  }
+
+  async forget(deploymentId: string): Promise<void> {
+    await this.network?.sockets.closePlatform(deploymentId);
+  }
+
+  async close(): Promise<void> {
+    await this.network?.sockets.closeAll();
+  }
 
   /** The V8 heap, in MiB, that fits a jailed runtime's limits. */
   get runtimeHeapMegabytes(): number {
@@ -41,24 +78,41 @@ export class Jailer {
   async jail(request: JailRequest, command: readonly string[]): Promise<Jailed> {
     const limits = request.kind === 'build' ? this.settings.build : this.settings.runtime;
     const name = `${request.deploymentId}-${request.kind}-${randomUUID().slice(0, 8)}`;
+    const { network } = this;
+    const inbound =
+      network && request.kind === 'runtime'
+        ? await network.sockets.runtimeInbound(name, request.identity)
+        : undefined;
     const cgroups = (await this.groups?.create(name, limits)) ?? [];
     const argv = jailCommand(
       this.tools,
       {
         identity: request.identity,
-        writable: request.writable,
+        writable: inbound ? [...request.writable, inbound.listenDir] : request.writable,
         readable: request.readable,
         tmpBytes: this.settings.tmpBytes,
         cwd: request.cwd,
         cgroups,
+        network: network ? { resolvConf: network.tools.resolvConf } : undefined,
       },
       command,
     );
+    let releaseNetwork = (): void => undefined;
     return {
       argv,
+      extraPipes: network ? Array<'pipe'>(JAIL_NETWORK_FDS).fill('pipe') : [],
+      started: async (child) => {
+        if (!network) return;
+        releaseNetwork = (await attachNetwork(network.tools, child)).release;
+      },
+      inbound,
       limits,
       ranOutOfMemory: () => this.groups?.ranOutOfMemory(name) ?? Promise.resolve(false),
-      release: () => this.groups?.remove(name) ?? Promise.resolve(),
+      release: async () => {
+        releaseNetwork();
+        await inbound?.remove();
+        await this.groups?.remove(name);
+      },
     };
   }
 }

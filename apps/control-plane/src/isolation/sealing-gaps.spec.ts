@@ -8,6 +8,7 @@ const SEALED: SealingFacts = {
   databaseTrustsEveryone: false,
   databaseRoleCanCreateRoles: true,
   whyNoJail: undefined,
+  whyNoJailNetwork: undefined,
 };
 
 describe('sealingGaps', () => {
@@ -36,6 +37,14 @@ describe('sealingGaps', () => {
     const noJail = { ...SEALED, whyNoJail: 'bubblewrap is not installed' };
     expect(sealingGaps(noJail)).toEqual([expect.stringContaining('cannot be sandboxed')]);
     expect(dropsPrivileges(noJail)).toBe(true);
+
+    const sharedNetwork = { ...SEALED, whyNoJailNetwork: 'slirp4netns is not installed' };
+    expect(sealingGaps(sharedNetwork)).toEqual([
+      expect.stringMatching(/network is not sealed.*slirp4netns is not installed/),
+    ]);
+    expect(sealingGaps({ ...noJail, whyNoJailNetwork: 'bubblewrap is not installed' })).toEqual([
+      expect.stringContaining('cannot be sandboxed'),
+    ]);
 
     const noRoles = { ...SEALED, databaseRoleCanCreateRoles: false };
     expect(sealingGaps(noRoles)).toEqual([expect.stringContaining('cannot create roles')]);

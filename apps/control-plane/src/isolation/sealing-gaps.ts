@@ -9,6 +9,8 @@ export type SealingFacts = {
   readonly databaseRoleCanCreateRoles: boolean;
   /** Why builds and runtimes cannot be sandboxed here (as root); undefined when they can. */
   readonly whyNoJail: string | undefined;
+  /** Why jails cannot have networks of their own here; undefined when they can (or no jails). */
+  readonly whyNoJailNetwork: string | undefined;
 };
 
 /** Why tenants' builds and runtimes cannot be sealed from each other here; empty when they are. */
@@ -33,6 +35,13 @@ export function sealingGaps(facts: SealingFacts): string[] {
     gaps.push(
       `builds and runtimes cannot be sandboxed (${facts.whyNoJail}), so each sees the whole ` +
         "file system its user may read, the host's processes and a shared /tmp",
+    );
+  }
+  if (dropsPrivileges(facts) && !facts.whyNoJail && facts.whyNoJailNetwork) {
+    gaps.push(
+      `the network is not sealed: builds and runtimes share the host's (${facts.whyNoJailNetwork}), ` +
+        "so a tenant's code reaches every loopback port of the host (the control plane, other " +
+        "deployments' runtimes, PostgreSQL) and its private networks",
     );
   }
   if (facts.databaseTrustsEveryone) {

@@ -12,6 +12,8 @@ import {
   unreadableByOthers,
 } from './data-dir-permissions.js';
 import { ControlGroups } from './control-groups.js';
+import { findJailNetworkTools } from './jail-network.js';
+import { JailSockets } from './jail-sockets.js';
 import { findJailTools } from './jail-tools.js';
 import { Jailer } from './jailer.js';
 import type { JailSettings } from './jail-settings.js';
@@ -48,6 +50,12 @@ export class TenantSandbox {
     private readonly serverUrl: string,
   ) {}
 
+  /** The PostgreSQL server deployments' databases are on, as the control plane reaches it. */
+  get databaseServer(): { host: string; port: number } {
+    const server = new URL(this.serverUrl);
+    return { host: server.hostname || '127.0.0.1', port: Number(server.port || 5432) };
+  }
+
   static async open(options: SandboxOptions): Promise<TenantSandbox> {
     await restrictDataDirectory(options.dataDir, options.buildsDir);
     const roles = new DeploymentDatabaseRoles(
@@ -57,6 +65,12 @@ export class TenantSandbox {
     );
     const runsAsRoot = process.getuid?.() === 0;
     const tools = runsAsRoot ? await findJailTools() : 'Berth does not run as root';
+    const network =
+      typeof tools === 'string'
+        ? tools
+        : options.jail.sharesHostNetwork
+          ? 'BERTH_JAIL_NETWORK=host'
+          : await findJailNetworkTools(tools.bwrap, options.dataDir);
     const facts: SealingFacts = {
       runsAsRoot,
       unreadablePlatformPaths: runsAsRoot
@@ -71,6 +85,7 @@ export class TenantSandbox {
       databaseTrustsEveryone: await acceptsAnyPassword(options.serverUrl),
       databaseRoleCanCreateRoles: await roles.canCreateRoles(),
       whyNoJail: typeof tools === 'string' ? tools : undefined,
+      whyNoJailNetwork: typeof network === 'string' ? network : undefined,
     };
     const rolesUsed = facts.databaseRoleCanCreateRoles ? roles : undefined;
     await rolesUsed?.sealPlatformDatabase(options.platformUrl);
@@ -81,10 +96,19 @@ export class TenantSandbox {
       typeof tools === 'string' || !identities
         ? 'no jails'
         : await ControlGroups.open(identities.instanceId.slice(0, 8));
+    const sealedNetwork =
+      typeof network === 'string' || !identities
+        ? undefined
+        : { tools: network, sockets: await JailSockets.open(identities.instanceId.slice(0, 8)) };
     const jailer =
       typeof tools === 'string' || !identities
         ? undefined
-        : new Jailer(tools, typeof groups === 'string' ? undefined : groups, options.jail);
+        : new Jailer(
+            tools,
+            typeof groups === 'string' ? undefined : groups,
+            options.jail,
+            sealedNetwork,
+          );
     const unlimited =
       jailer && typeof groups === 'string'
         ? [`builds and runtimes have no memory or process limits: ${groups}`]
@@ -120,6 +144,7 @@ export class TenantSandbox {
   }
 
   async forget(deploymentId: string): Promise<void> {
+    await this.jailer?.forget(deploymentId);
     await this.roles?.drop(deploymentId);
     await this.identities?.release(deploymentId);
   }

@@ -1,4 +1,6 @@
 const INTERNAL_ADDRESS = /\bhttps?:\/\/(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0):\d+/gi;
+/** The Unix sockets between the control plane and the jails (see jail-sockets.ts). */
+const JAIL_SOCKET = /\/run\/berth-[\w-]+\/[^\s'"`),]*/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -38,6 +40,7 @@ export class HostDetails {
     let scrubbed = text;
     for (const [pattern, replacement] of this.paths)
       scrubbed = scrubbed.replace(pattern, replacement);
+    scrubbed = scrubbed.replace(JAIL_SOCKET, '[internal address]');
     return scrubbed.replace(INTERNAL_ADDRESS, (address) =>
       this.publicUrls.some((url) => url.toLowerCase().startsWith(address.toLowerCase()))
         ? address

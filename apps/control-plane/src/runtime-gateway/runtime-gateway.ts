@@ -72,7 +72,7 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
       try {
         forwardToRuntime(
           {
-            port: address.port,
+            endpoint: address.port,
             method: request.method,
             path: runtimePath,
             headers: forwardedHeaders(request.headers, body),
