@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -81,6 +82,8 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
     await rm(work, { recursive: true, force: true });
   });
 
+  const masterKey = randomBytes(32).toString('hex');
+
   /** A data directory of its own for each process, so processes can start side by side. */
   let dataDirs = 0;
   async function dataDir(): Promise<string> {
@@ -96,7 +99,14 @@ describe('log lines: readable on a terminal, JSON lines otherwise or when asked'
     for (const [name, value] of Object.entries(process.env)) {
       if (value !== undefined && !name.startsWith('BERTH_')) clean[name] = value;
     }
-    return { ...clean, DATABASE_URL: database.url, BERTH_API_KEY: 'log-format-key', ...env };
+    // One master key for every process: they share one database, whose data keys it wraps.
+    return {
+      ...clean,
+      DATABASE_URL: database.url,
+      BERTH_API_KEY: 'log-format-key',
+      BERTH_MASTER_KEY: masterKey,
+      ...env,
+    };
   }
 
   /** The runtime started directly, until it serves; what it wrote by then. */
