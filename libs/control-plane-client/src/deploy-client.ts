@@ -75,7 +75,9 @@ export interface RevisionChanges {
   readonly commit_range: {
     readonly from: string | null;
     readonly to: string | null;
+    /** Newest first. */
     readonly commits: readonly { readonly sha: string; readonly message: string }[] | null;
+    readonly truncated: boolean;
     readonly reason: string | null;
   } | null;
 }

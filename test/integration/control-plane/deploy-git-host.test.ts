@@ -102,12 +102,18 @@ describe('git_host deployments cloned by the local listener', () => {
     });
   });
 
-  it("answers a pushed revision's changes from the checkouts it keeps, with the commit range", async () => {
+  it("answers a pushed revision's changes from the checkouts it keeps, with its commits since", async () => {
     const changes = await cp.api<{
       against: string;
       source_kept: boolean;
       files: { path: string; change: string; diff?: string }[];
-      commit_range: { from: string; to: string; commits: null; reason: string };
+      commit_range: {
+        from: string;
+        to: string;
+        commits: { sha: string; message: string }[];
+        truncated: boolean;
+        reason: null;
+      };
     }>('GET', `/v2/deployments/${deployment.id}/revisions/${pushedRevision}/changes`);
     expect(changes.status).toBe(200);
     expect(changes.body).toMatchObject({
@@ -116,8 +122,9 @@ describe('git_host deployments cloned by the local listener', () => {
       commit_range: {
         from: firstCommit,
         to: secondCommit,
-        commits: null,
-        reason: expect.stringMatching(/keeps no history/),
+        commits: [{ sha: secondCommit, message: 'second' }],
+        truncated: false,
+        reason: null,
       },
     });
     expect(changes.body.files).toContainEqual({

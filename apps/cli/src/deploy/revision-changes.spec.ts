@@ -88,7 +88,13 @@ describe('berth deploy revisions --changes', () => {
       source_kept: false,
       source_reason: 'revision r1: its uploaded tarball is no longer kept',
       files: [],
-      commit_range: { from: null, to: 'abc', commits: null, reason: 'history is not kept' },
+      commit_range: {
+        from: null,
+        to: 'abc',
+        commits: null,
+        truncated: false,
+        reason: 'history is not kept',
+      },
     });
     expect(printed).toContain("against nothing (its deployment's first revision)");
     expect(printed).toContain(

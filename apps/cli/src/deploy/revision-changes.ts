@@ -21,6 +21,7 @@ export function formatChanges(changes: RevisionChanges): string {
     section('Commits', [
       `  ${orNone(range.from)}..${orNone(range.to)}`,
       ...(range.commits ?? []).map((commit) => `  ${commit.sha.slice(0, 12)} ${commit.message}`),
+      ...(range.truncated ? ['  (older commits of the range left out)'] : []),
       ...(range.reason ? [`  (${range.reason})`] : []),
     ]);
   }

@@ -1038,6 +1038,7 @@ export interface components {
                     sha: string;
                     message: string;
                 }[] | null;
+                truncated: boolean;
                 reason: string | null;
             } | null;
         };

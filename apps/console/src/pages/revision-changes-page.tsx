@@ -120,6 +120,16 @@ function ChangesView({
             <code>{changes.commit_range.from ?? '—'}</code> →{' '}
             <code>{changes.commit_range.to ?? '—'}</code>
           </p>
+          {changes.commit_range.commits && changes.commit_range.commits.length > 0 ? (
+            <ul className="commits" aria-label="Commits">
+              {changes.commit_range.commits.map((commit) => (
+                <li key={commit.sha}>
+                  <code title={commit.sha}>{commit.sha.slice(0, 12)}</code> {commit.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {changes.commit_range.truncated ? <p>Older commits of the range are left out.</p> : null}
           {changes.commit_range.reason ? <p>{changes.commit_range.reason}</p> : null}
         </section>
       ) : null}

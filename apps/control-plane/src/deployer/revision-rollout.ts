@@ -118,6 +118,7 @@ export class RevisionRollout {
         tarballSha256: revision.source_tarball_sha256 ?? null,
         repoUrl: deployment.source_config.repo_url,
         repoRef: config.repo_ref,
+        previousCommitSha: commitBefore(deployment, revision.revision_id),
         installCommand: deployment.source_config.install_command,
         buildCommand: deployment.source_config.build_command,
       },
@@ -183,3 +184,11 @@ const now = (): string => new Date().toISOString();
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
+
+/** The commit the revision created before this one was built from, if it was a git build. */
+function commitBefore(deployment: DeploymentState, revisionId: string): string | null {
+  const at = deployment.revisions.findIndex((r) => r.revision_id === revisionId);
+  return at > 0
+    ? (deployment.revisions[at - 1]?.source_revision_config.repo_commit_sha ?? null)
+    : null;
+}

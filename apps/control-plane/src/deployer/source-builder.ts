@@ -24,11 +24,21 @@ import type { DiskQuota } from './disk-quota.js';
 import { planInstall } from './install-plan.js';
 import { sha256OfFile } from '../uploads/upload-store.js';
 import type { RevisionWorkspace } from './revision-workspace.js';
+import type { CommitsSince } from '../deployments/domain/deployment.types.js';
 
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
 const BUILD_TIMEOUT_MS = 15 * 60 * 1000;
 const CLONE_TIMEOUT_MS = 5 * 60 * 1000;
 const GRAPH_CONFIG_MAX_BYTES = 1024 * 1024;
+/** How many commits since the previous revision's a git revision lists. */
+const COMMITS_KEPT = 100;
+const COMMIT_LINE = /^([0-9a-f]{40})\t(.*)$/;
+
+type ClonedCommit = { readonly sha: string; readonly commitsSince: CommitsSince | null };
+
+/** A full commit id, or null: anything else never reaches a command line. */
+const commitShaOrNull = (sha: string | null): string | null =>
+  sha && /^[0-9a-f]{40}$/.test(sha) ? sha : null;
 
 /** Where a revision's source comes from, and the commands that build it. */
 export type BuildSource = {
@@ -37,6 +47,8 @@ export type BuildSource = {
   readonly tarballSha256: string | null;
   readonly repoUrl: string | null;
   readonly repoRef: string | null;
+  /** The commit the revision before it was built from: the commits since are listed. */
+  readonly previousCommitSha: string | null;
   readonly installCommand: string | null;
   readonly buildCommand: string | null;
 };
@@ -51,7 +63,8 @@ type BuildSpec = BuildSource & {
 };
 
 export type BuildResult =
-  { ok: true; commitSha: string | undefined } | { ok: false; reason: string };
+  | { ok: true; commitSha: string | undefined; commitsSince: CommitsSince | null }
+  | { ok: false; reason: string };
 
 type Log = (line: string) => void;
 
@@ -164,7 +177,7 @@ export class SourceBuilder {
     await tree.prepare(deploymentId, identity, spec.cacheScope);
     await tree.prepareRevision(deploymentId, revisionId, identity);
     const commands = this.commandsOf(deploymentId, spec, log, signal);
-    let commitSha: string | undefined;
+    let cloned: ClonedCommit | undefined;
     if (spec.tarball) {
       const refused = await this.checkTarball(spec, log);
       if (refused) return refused;
@@ -175,7 +188,7 @@ export class SourceBuilder {
       if (identity) await handOver(source, identity);
     } else {
       await ensureDirectory(source, identity, 0o700);
-      commitSha = await this.clone(spec, source, commands, log);
+      cloned = await this.clone(spec, source, commands, log);
     }
     const graphConfig = await this.checkGraphConfig(deploymentId, spec);
     if (!graphConfig.ok) return graphConfig;
@@ -190,7 +203,7 @@ export class SourceBuilder {
       );
       if (!built.ok) return built;
     }
-    return { ok: true, commitSha };
+    return { ok: true, commitSha: cloned?.sha, commitsSince: cloned?.commitsSince ?? null };
   }
 
   /** The graph configuration: a regular file of the source's, checked without following links. */
@@ -290,35 +303,78 @@ export class SourceBuilder {
     source: string,
     commands: BuildCommands,
     log: Log,
-  ): Promise<string> {
+  ): Promise<ClonedCommit> {
     if (!spec.repoUrl || !spec.repoRef)
       throw new Error('A git_host revision needs repo_url and repo_ref');
     const branch = spec.repoRef.replace(/^refs\/(heads|tags)\//, '');
     log(`Cloning ${spec.repoUrl} at ${spec.repoRef}`);
     const access = await this.gitAccess(spec.repoUrl);
     const extra = { env: { GIT_TERMINAL_PROMPT: '0', ...access.env }, readable: access.readable };
+    const previous = commitShaOrNull(spec.previousCommitSha);
+    // Deep enough to list the commits since the previous revision's, up to what is kept.
+    const depth = previous ? COMMITS_KEPT + 1 : 1;
     const cloned = await commands.run(
-      `git clone --quiet --depth 1 --branch ${shellQuote(branch)} -- ${shellQuote(spec.repoUrl)} .`,
+      `git clone --quiet --depth ${depth} --branch ${shellQuote(branch)} -- ${shellQuote(spec.repoUrl)} .`,
       source,
       CLONE_TIMEOUT_MS,
       extra,
     );
     if (!cloned.ok) throw new Error(cloned.reason);
     let sha = '';
-    const resolved = await commands.run(
-      'git rev-parse HEAD && rm -rf .git',
+    const resolved = await commands.run('git rev-parse HEAD', source, CLONE_TIMEOUT_MS, {
+      ...extra,
+      onLine: (line) => {
+        sha ||= line.trim();
+      },
+    });
+    if (!resolved.ok) throw new Error(resolved.reason);
+    const commitsSince = previous
+      ? await this.commitsSince(previous, source, commands, extra)
+      : null;
+    const removed = await commands.run('rm -rf .git', source, CLONE_TIMEOUT_MS, extra);
+    if (!removed.ok) throw new Error(removed.reason);
+    log(`Cloned commit ${sha}`);
+    return { sha, commitsSince };
+  }
+
+  /** The commits from `previous` (excluded) to the clone's, newest first, as git lists them. */
+  private async commitsSince(
+    previous: string,
+    source: string,
+    commands: BuildCommands,
+    extra: { env: Record<string, string>; readable: string[] },
+  ): Promise<CommitsSince> {
+    const lines: string[] = [];
+    const listed = await commands.run(
+      `git cat-file -e ${previous}^{commit} && ` +
+        `git log --format='%H%x09%s' --max-count=${COMMITS_KEPT + 1} ${previous}..HEAD`,
       source,
       CLONE_TIMEOUT_MS,
       {
         ...extra,
         onLine: (line) => {
-          sha ||= line.trim();
+          lines.push(line);
         },
       },
     );
-    if (!resolved.ok) throw new Error(resolved.reason);
-    log(`Cloned commit ${sha}`);
-    return sha;
+    if (!listed.ok) {
+      return {
+        from_sha: previous,
+        commits: null,
+        truncated: false,
+        reason: `the previous revision's commit is not among the last ${COMMITS_KEPT} of the ref`,
+      };
+    }
+    const commits = lines.flatMap((line) => {
+      const match = COMMIT_LINE.exec(line);
+      return match?.[1] ? [{ sha: match[1], message: (match[2] ?? '').slice(0, 500) }] : [];
+    });
+    return {
+      from_sha: previous,
+      commits: commits.slice(0, COMMITS_KEPT),
+      truncated: commits.length > COMMITS_KEPT,
+      reason: null,
+    };
   }
 
   private async install(

@@ -71,6 +71,7 @@ const REVISION_CHANGES_SCHEMA: SchemaObject = record(
             type: 'array',
             items: record({ sha: text, message: text }, 'A commit.'),
           }),
+          truncated: { type: 'boolean' },
           reason: nullable(text),
         },
         "A git source's commits.",

@@ -80,7 +80,12 @@ export class RevisionChangesService {
         createHmac('sha256', fingerprintKey).update(value).digest('hex'),
       ]),
     );
-    return { revision, source: await this.sourceOf(state, revision), secrets };
+    return {
+      revision,
+      source: await this.sourceOf(state, revision),
+      secrets,
+      commitsSince: revision.commits_since ?? null,
+    };
   }
 
   private async sourceOf(state: DeploymentState, revision: RevisionState): Promise<SourceSnapshot> {

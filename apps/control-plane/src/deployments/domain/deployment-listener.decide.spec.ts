@@ -223,14 +223,22 @@ describe('deployment decider: revision status', () => {
   });
 
   it('records the resolved commit on the revision and the latest config', () => {
+    const commitsSince = {
+      from_sha: 'aaa',
+      commits: [{ sha: 'abc', message: 'second' }],
+      truncated: false,
+      reason: null,
+    };
     const history = then(gitHost(), {
       kind: 'source_resolved',
       revision_id: FIRST_REVISION_ID,
       repo_commit_sha: 'abc',
+      commits_since: commitsSince,
       now: LATER,
     });
     const state = given(history);
     expect(state.revisions[0]?.source_revision_config.repo_commit_sha).toBe('abc');
+    expect(state.revisions[0]?.commits_since).toEqual(commitsSince);
     expect(state.source_revision_config.repo_commit_sha).toBe('abc');
   });
 });

@@ -86,6 +86,7 @@ export function decideListener(
           data: {
             revision_id: command.revision_id,
             repo_commit_sha: command.repo_commit_sha,
+            commits_since: command.commits_since,
             at: command.now,
           },
         },

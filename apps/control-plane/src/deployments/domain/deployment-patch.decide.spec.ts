@@ -525,6 +525,7 @@ describe('deployment decider: patch', () => {
         kind: 'source_resolved',
         revision_id: 'rev-1',
         repo_commit_sha: 'abc',
+        commits_since: null,
         now: LATER,
       });
       expect(given(history).source_revision_config.repo_commit_sha).toBe('abc');

@@ -2,6 +2,7 @@ import type { SealedSecret } from '../../secrets/sealed-secret.js';
 import type { ListenerInfo } from '../../listeners/listener-info.js';
 import { type SourceConfigInput, type SourceRevisionConfigInput } from './deployment-rules.js';
 import {
+  type CommitsSince,
   type DeploymentSource,
   type RevisionStatus,
   type SecretReference,
@@ -85,6 +86,7 @@ export type DeploymentCommand =
       readonly kind: 'source_resolved';
       readonly revision_id: string;
       readonly repo_commit_sha: string;
+      readonly commits_since: CommitsSince | null;
       readonly now: string;
     }
   | { readonly kind: 'activate'; readonly revision_id: string; readonly now: string }

@@ -1,5 +1,6 @@
 import type { SealedSecret } from '../../secrets/sealed-secret.js';
 import type {
+  CommitsSince,
   DeploymentSource,
   DeploymentStatus,
   RevisionStatus,
@@ -77,7 +78,13 @@ export type DeploymentEvent =
     }
   | {
       readonly type: 'RevisionSourceResolved';
-      readonly data: { revision_id: string; repo_commit_sha: string; at: string };
+      readonly data: {
+        revision_id: string;
+        repo_commit_sha: string;
+        /** Absent from revisions built before commits were kept. */
+        commits_since?: CommitsSince | null;
+        at: string;
+      };
     }
   | {
       readonly type: 'RevisionActivated';

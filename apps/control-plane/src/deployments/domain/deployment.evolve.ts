@@ -119,6 +119,7 @@ function evolveRevisionEvent(state: DeploymentState, event: RevisionEvent): Depl
         revisions: withRevision(state, event.data.revision_id, (revision) => ({
           ...revision,
           source_revision_config: { ...revision.source_revision_config, repo_commit_sha: sha },
+          commits_since: event.data.commits_since ?? null,
         })),
       };
     }

@@ -1,6 +1,7 @@
 import type { SealedSecret } from '../../secrets/sealed-secret.js';
 import type { RevisionCreatedData } from './deployment.events.js';
 import type {
+  CommitsSince,
   DeploymentSource,
   DeploymentStatus,
   RevisionStatus,
@@ -15,6 +16,8 @@ export type RevisionState = RevisionCreatedData & {
   updated_at: string;
   /** The stream position of the latest request to deploy it (its creation or a redeploy). */
   requested_at_position: number;
+  /** A git revision's commits since the revision before it, as its build found them. */
+  commits_since?: CommitsSince | null;
 };
 
 export type DeploymentState = {

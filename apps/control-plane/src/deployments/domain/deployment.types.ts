@@ -63,6 +63,18 @@ export type SourceRevisionConfig = {
   repo_commit_sha: string | null;
 };
 
+/**
+ * The commits a git revision's build found between the commit of the revision before it
+ * (`from_sha`) and its own, newest first; null, with why, when its clone could not tell.
+ */
+export type CommitsSince = {
+  from_sha: string;
+  commits: { sha: string; message: string }[] | null;
+  /** There were more than the build keeps: the oldest are left out. */
+  truncated: boolean;
+  reason: string | null;
+};
+
 export type SecretReference = {
   name: string;
   secret_name: string;

@@ -279,14 +279,36 @@ describe('what changed between two revisions', () => {
     expect(changes.capped).toBe('1 diffs omitted past 80 bytes of diffs');
   });
 
-  it("gives a git source's commit range, and says its commits are not kept", () => {
+  it("gives a git source's commit range with the commits its build listed since the one before", () => {
     const before = revision('r1', tree({}), {}, { source: 'git_host', commit: 'aaa' });
-    const after = revision('r2', tree({}), {}, { source: 'git_host', commit: 'bbb' });
+    const after = revision('r2', tree({}), {}, { source: 'git_host', commit: 'ccc' });
+    const commits = [
+      { sha: 'ccc', message: 'third' },
+      { sha: 'bbb', message: 'second' },
+    ];
+    const listed = {
+      ...after,
+      commitsSince: { from_sha: 'aaa', commits, truncated: true, reason: null },
+    };
+    expect(compareRevisions(listed, before).commit_range).toEqual({
+      from: 'aaa',
+      to: 'ccc',
+      commits,
+      truncated: true,
+      reason: null,
+    });
+    const older = revision('r0', tree({}), {}, { source: 'git_host', commit: '999' });
+    expect(compareRevisions(listed, older).commit_range).toMatchObject({
+      from: '999',
+      commits: null,
+      reason: expect.stringMatching(/compare against that revision/),
+    });
     expect(compareRevisions(after, before).commit_range).toEqual({
       from: 'aaa',
-      to: 'bbb',
+      to: 'ccc',
       commits: null,
-      reason: expect.stringMatching(/keeps no history/),
+      truncated: false,
+      reason: expect.stringMatching(/listed no commits/),
     });
     expect(
       compareRevisions(revision('r2', tree({})), revision('r1', tree({}))).commit_range,

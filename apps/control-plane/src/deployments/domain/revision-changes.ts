@@ -1,4 +1,5 @@
 import type { RevisionCreatedData } from './deployment.events.js';
+import type { CommitsSince } from './deployment.types.js';
 import { unifiedDiff } from './line-diff.js';
 
 /** One file of a revision's source, as read (never followed, never past its caps). */
@@ -35,6 +36,8 @@ export type ComparedRevision = {
   readonly source: SourceSnapshot;
   /** Each secret's name and an opaque fingerprint of its value (equal values, equal prints). */
   readonly secrets: ReadonlyMap<string, string>;
+  /** A git revision's commits since the revision before it, as its build listed them. */
+  readonly commitsSince?: CommitsSince | null;
 };
 
 export type Change = 'added' | 'removed' | 'modified';
@@ -67,7 +70,10 @@ export type ConfigChange = { field: string; from: unknown; to: unknown };
 export type CommitRange = {
   from: string | null;
   to: string | null;
+  /** Newest first. */
   commits: { sha: string; message: string }[] | null;
+  /** The list stops at what a build keeps: older commits of the range are left out. */
+  truncated: boolean;
   /** Why the commits are not listed. */
   reason: string | null;
 };
@@ -105,9 +111,9 @@ export const COMPARISON_LIMITS: ComparisonLimits = {
 
 const EMPTY_SIDE: SourceSnapshot = { kept: true, files: new Map<string, SourceFile>() };
 
-const COMMITS_NOT_KEPT =
-  'Berth clones one commit of a git source (a shallow clone) and keeps no history: ' +
-  'the commits between these two are not kept';
+const COMMITS_NOT_LISTED =
+  "the commits are listed between a revision and the one created before it, from the latter's " +
+  'commit: compare against that revision';
 
 /**
  * What changed from `against` (the revision it replaced, or any other of the deployment; none
@@ -363,7 +369,18 @@ function commitRangeOf(
     side?.revision.source === 'git_host'
       ? side.revision.source_revision_config.repo_commit_sha
       : null;
-  return { from: shaOf(against), to: shaOf(revision), commits: null, reason: COMMITS_NOT_KEPT };
+  const [from, to] = [shaOf(against), shaOf(revision)];
+  const since = revision.commitsSince;
+  if (since && from === since.from_sha) {
+    return { from, to, commits: since.commits, truncated: since.truncated, reason: since.reason };
+  }
+  const reason =
+    from === null || to === null
+      ? 'one of the two revisions has no commit (not built from git, or its build failed first)'
+      : since === undefined || since === null
+        ? "this revision's build listed no commits (built before commits were kept, or first)"
+        : COMMITS_NOT_LISTED;
+  return { from, to, commits: null, truncated: false, reason };
 }
 
 function jsonOf(file: SourceFile | undefined): unknown {

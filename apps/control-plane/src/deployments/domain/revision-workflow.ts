@@ -5,7 +5,7 @@ import {
   supersededStatus,
 } from './deployment-workflow.js';
 import { findRevision, type DeploymentState } from './deployment.state.js';
-import type { RevisionStatus } from './deployment.types.js';
+import type { CommitsSince, RevisionStatus } from './deployment.types.js';
 
 /** What the listener knows of one revision's rollout beyond its events. */
 export type RolloutFacts = {
@@ -36,7 +36,7 @@ export type RevisionStep =
 
 /** How a build or a deploy ended, its reason already cleared of secrets. */
 export type WorkResult =
-  | { readonly ok: true; readonly commitSha?: string }
+  | { readonly ok: true; readonly commitSha?: string; readonly commitsSince?: CommitsSince | null }
   | { readonly ok: false; readonly reason: string };
 
 const FINISH: RevisionStep = { kind: 'finish' };
@@ -145,6 +145,7 @@ export function outcomeOf(
             kind: 'source_resolved',
             revision_id: revisionId,
             repo_commit_sha: result.commitSha,
+            commits_since: result.commitsSince ?? null,
             now,
           },
         ]
