@@ -13,7 +13,7 @@ export interface TestDatabase {
  * clients' sockets close, and a session the forced drop ends reaches an idle client still in the
  * pool as an 'error' event that nobody listens to: the test file fails on an unhandled error.
  */
-const SESSIONS_CLOSE_WITHIN_MS = 5_000;
+const SESSIONS_CLOSE_WITHIN_MS = 1_000;
 
 /** A database of its own for one test file, on the test server, dropped afterwards. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
