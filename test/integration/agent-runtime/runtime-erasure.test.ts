@@ -2,22 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@langchain/langgraph-sdk';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
-import {
-  DataKeyStore,
-  keyFileIn,
-  openFields,
-  resolveMasterKey,
-  sealedPartOf,
-  type JsonFields,
-} from '#libs/encryption';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
 import { queryRows } from '../../support/database-query.js';
 import { within } from '../../support/within.js';
+import {
+  allRows,
+  dumpEvents,
+  dumpTables,
+  occurrences,
+  openedWithTodaysKeys,
+} from '../../support/erasure-scan.js';
 
 const run = promisify(execFile);
 const REBUILD = resolve('dist/apps/agent-runtime/src/rebuild-projections.js');
@@ -29,61 +26,6 @@ const READ_MODELS = [
   ['store_items', 'item_id'],
   ['crons', 'cron_id'],
 ] as const;
-
-interface DumpedEvent {
-  readonly stream_id: string;
-  readonly event_type: string;
-  readonly data: JsonFields;
-}
-
-/** Every row of every table of the database, as text: a dump without pg_dump. */
-async function dumpTables(url: string): Promise<Map<string, string[]>> {
-  const tables = await queryRows<{ name: string }>(
-    url,
-    `select quote_ident(table_name) as name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-  );
-  const dump = new Map<string, string[]>();
-  for (const { name } of tables) {
-    const rows = await queryRows<{ row: string }>(url, `select t::text as row from ${name} t`);
-    dump.set(
-      name,
-      rows.map((row) => row.row),
-    );
-  }
-  return dump;
-}
-
-const occurrences = (texts: Iterable<string>, planted: string): number => {
-  let found = 0;
-  for (const text of texts) found += text.split(planted).length - 1;
-  return found;
-};
-
-/** The dumped log's events opened with the key store as it stands now (what a thief could read). */
-async function openedWithTodaysKeys(
-  url: string,
-  events: readonly DumpedEvent[],
-): Promise<string[]> {
-  const master = await resolveMasterKey({
-    berthMasterKey: MASTER_KEY,
-    keyFile: keyFileIn(join(tmpdir(), 'unused')),
-  });
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const keys = new DataKeyStore(client, master);
-    const texts: string[] = [];
-    for (const event of events) {
-      const sealed = sealedPartOf(event.data);
-      const key = sealed && (await keys.keyById(sealed.key_id));
-      texts.push(JSON.stringify(sealed && key ? openFields(event.data, sealed, key) : event.data));
-    }
-    return texts;
-  } finally {
-    await client.end();
-  }
-}
 
 async function readModels(url: string): Promise<Record<string, unknown[]>> {
   const tables: Record<string, unknown[]> = {};
@@ -143,13 +85,10 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     });
 
     const before = await dumpTables(database.url);
-    const dumpedEvents = await queryRows<DumpedEvent>(
-      database.url,
-      'select stream_id, event_type, data from es_events order by global_position',
-    );
+    const dumpedEvents = await dumpEvents(database.url);
     // At rest, the log holds none of it in clear; opened with the keys, all of it.
     const logBefore = dumpedEvents.map((event) => JSON.stringify(event.data));
-    const openedBefore = await openedWithTodaysKeys(database.url, dumpedEvents);
+    const openedBefore = await openedWithTodaysKeys(database.url, MASTER_KEY, dumpedEvents);
     for (const text of [...Object.values(planted), kept]) {
       expect(occurrences(logBefore, text)).toBe(0);
       expect(occurrences(openedBefore, text)).toBeGreaterThan(0);
@@ -178,7 +117,7 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     );
 
     const after = await dumpTables(database.url);
-    const openedAfter = await openedWithTodaysKeys(database.url, dumpedEvents);
+    const openedAfter = await openedWithTodaysKeys(database.url, MASTER_KEY, dumpedEvents);
     const found = Object.fromEntries(
       Object.entries(planted).map(([field, text]) => [
         field,
@@ -226,7 +165,3 @@ describe('a deleted thread is erased: from every table, and from the log dumped 
     await expect(again.threads.get(randomUUID())).rejects.toThrow(/404/);
   }, 120_000);
 });
-
-function allRows(dump: Map<string, string[]>): string[] {
-  return [...dump.values()].flat();
-}
