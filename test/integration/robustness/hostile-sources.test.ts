@@ -284,7 +284,7 @@ describeWhereSealable(
       }
     });
 
-    it('says in its log why a deployment could not be deleted yet, and deletes it once it can', async () => {
+    it('says in its log and its revision status why a deployment could not be deleted yet, and deletes it once it can', async () => {
       const repo = await repository(join(work, 'holder'), { 'langgraph.json': LANGGRAPH_JSON });
       const deployment = await deployFrom('holder', repo, OTHER_TENANT_KEY, {
         build_command: 'mkdir -p "$HOME/kept" && touch "$HOME/kept/file"',
@@ -303,20 +303,22 @@ describeWhereSealable(
           OTHER_TENANT_KEY,
         );
         expect(deleted.status).toBe(204);
-        const deadline = Date.now() + 60_000;
-        let failure: string | undefined;
-        while (!failure && Date.now() < deadline) {
-          const { body } = await cp.api<{ resources: { message: string }[] }>(
-            'GET',
-            `/v2/deployments/${deployment.id}/revisions/${revisionId}/logs?type=deploy`,
-            undefined,
-            OTHER_TENANT_KEY,
-          );
-          failure = body.resources
-            .map((line) => line.message)
-            .find((line) => line.startsWith('Deleting the deployment failed'));
-          if (!failure) await new Promise((resolve) => setTimeout(resolve, 200));
-        }
+        /** The first line of its deploy log that matches, within a minute. */
+        const waitForLogLine = async (pattern: RegExp): Promise<string | undefined> => {
+          const deadline = Date.now() + 60_000;
+          for (;;) {
+            const { body } = await cp.api<{ resources: { message: string }[] }>(
+              'GET',
+              `/v2/deployments/${deployment.id}/revisions/${revisionId}/logs?type=deploy`,
+              undefined,
+              OTHER_TENANT_KEY,
+            );
+            const found = body.resources.map((line) => line.message).find((m) => pattern.test(m));
+            if (found || Date.now() > deadline) return found;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        };
+        const failure = await waitForLogLine(/^Deleting the deployment failed/);
         expect(failure).toMatch(
           /^Deleting the deployment failed \(attempt \d+\): home still holds what could not be removed \(kept\): EPERM; trying again in \d+ s$/,
         );
@@ -327,6 +329,18 @@ describeWhereSealable(
           OTHER_TENANT_KEY,
         );
         expect(state.body.status).toBe('AWAITING_DELETE');
+        const revision = await cp.api<Revision>(
+          'GET',
+          `/v2/deployments/${deployment.id}/revisions/${revisionId}`,
+          undefined,
+          OTHER_TENANT_KEY,
+        );
+        expect(revision.body.status_message).toBe(
+          'Deleting the deployment failed: home still holds what could not be removed (kept): ' +
+            'EPERM; it is tried again until it succeeds (see the deploy log)',
+        );
+        // Tried again (its first retry comes 2 s after the first failure).
+        expect(await waitForLogLine(/^Deleting the deployment failed \(attempt 2\)/)).toBeDefined();
       } finally {
         execFileSync('chattr', ['-i', held]);
       }

@@ -36,6 +36,7 @@ const TITLES: Readonly<Record<string, string>> = {
   RevisionActivated: 'Revision went live',
   RevisionRedeployRequested: 'Redeploy requested',
   DeploymentDeleteRequested: 'Delete requested',
+  DeploymentDeletionStalled: 'Deletion failed, retrying',
   DeploymentDeleted: 'Deployment deleted',
 };
 

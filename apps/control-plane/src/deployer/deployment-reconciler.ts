@@ -19,7 +19,7 @@ import { DeploymentWriter } from './deployment-writer.js';
 import { RevisionRollout } from './revision-rollout.js';
 import { RuntimeLauncher } from './runtime-launcher.js';
 import type { SourceBuilder } from './source-builder.js';
-import { StepRetries } from './step-retries.js';
+import { StepRetries, tearDownFailedMessage } from './step-retries.js';
 import { HostDetails } from '../logs/host-details.js';
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import { PLATFORM_ROOT } from '../platform-paths.js';
@@ -217,7 +217,8 @@ export class DeploymentReconciler {
 
   /**
    * Its builds in progress end at once; then everything of it here goes. A failed tear-down is
-   * said in the operator's log and the deployment's latest revision's, and tried again later.
+   * said in the operator's log and the deployment's latest revision's, and on that revision's
+   * status message (the deployment's status stays AWAITING_DELETE), and tried again later.
    */
   private async tearDown(state: DeploymentState, now: string): Promise<readonly ListenerCommand[]> {
     const deploymentId = state.deployment_id ?? '';
@@ -232,7 +233,8 @@ export class DeploymentReconciler {
       const line = this.tearDownRetries.failed(deploymentId, reason);
       this.deps.onError(new Error(`Deployment ${deploymentId}: ${line}`));
       await this.logOnLatestRevision(state, line);
-      return [];
+      const message = tearDownFailedMessage(this.hostDetailsOf(state).scrub(reason));
+      return [{ kind: 'tear_down_failed', message, now }];
     }
   }
 
@@ -257,17 +259,22 @@ export class DeploymentReconciler {
   private async logOnLatestRevision(state: DeploymentState, line: string): Promise<void> {
     const revisionId = state.revisions.at(-1)?.revision_id;
     if (!revisionId) return;
-    const { store, config, onError } = this.deps;
+    const { store, onError } = this.deps;
     const log = new RevisionLogWriter(store, revisionId, {
       secretValues: [],
-      hostDetails: new HostDetails(
-        this.deps.builder.tree.deploymentDir(state.deployment_id ?? ''),
-        [config.dataDir, PLATFORM_ROOT],
-      ),
+      hostDetails: this.hostDetailsOf(state),
       onError,
     });
     log.write('deploy', line);
     await log.flush();
+  }
+
+  /** Host paths as a tenant may read them: relative to its deployment's tree, or hidden. */
+  private hostDetailsOf(state: DeploymentState): HostDetails {
+    return new HostDetails(this.deps.builder.tree.deploymentDir(state.deployment_id ?? ''), [
+      this.deps.config.dataDir,
+      PLATFORM_ROOT,
+    ]);
   }
 
   /** Takes one step; returns what it leads the listener to record. */

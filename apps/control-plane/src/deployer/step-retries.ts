@@ -30,6 +30,10 @@ export function retryLine(
   );
 }
 
+/** What the latest revision's status says while its deployment cannot finish deleting. */
+export const tearDownFailedMessage = (reason: string): string =>
+  `${WHAT_FAILED.tear_down}: ${reason}; it is tried again until it succeeds (see the deploy log)`;
+
 /**
  * The deployments one step failed for, and when each is tried again: the step is retried until it
  * succeeds (or the control plane stops; the next one begins again from the log). A runtime that

@@ -335,6 +335,33 @@ describe('deployment decider: delete and tear-down', () => {
     expect(given(history).deleted).toBe(true);
     expect(decide(tornDown, given(history))).toEqual([]);
   });
+
+  it("says why a tear-down failed on the latest revision's status, once per reason", () => {
+    const stalled = (message: string): DeploymentCommand => ({
+      kind: 'tear_down_failed',
+      message,
+      now: LATER,
+    });
+    const asked = then(gitHost(), deleteCommand);
+    const history = then(asked, stalled('Deleting the deployment failed: EPERM'));
+    expect(history.at(-1)).toEqual({
+      type: 'DeploymentDeletionStalled',
+      data: {
+        revision_id: FIRST_REVISION_ID,
+        message: 'Deleting the deployment failed: EPERM',
+        at: LATER,
+      },
+    });
+    const state = given(history);
+    expect(state.status).toBe('AWAITING_DELETE');
+    expect(state.revisions.at(-1)?.status_message).toBe('Deleting the deployment failed: EPERM');
+    expect(decide(stalled('Deleting the deployment failed: EPERM'), state)).toEqual([]);
+    expect(types(decide(stalled('Deleting the deployment failed: EBUSY'), state))).toEqual([
+      'DeploymentDeletionStalled',
+    ]);
+    expect(decide(stalled('late'), given(then(history, tornDown)))).toEqual([]);
+    expect(decide(stalled('not asked'), given(gitHost()))).toEqual([]);
+  });
 });
 
 describe('deployment decider: evolve', () => {

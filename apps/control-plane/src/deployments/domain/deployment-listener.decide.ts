@@ -7,7 +7,15 @@ import type { DeploymentStatus, RevisionStatus } from './deployment.types.js';
 /** What the listener running a deployment reports: provisioning, each revision's steps, tear-down. */
 export type ListenerCommand = Extract<
   DeploymentCommand,
-  { kind: 'provisioned' | 'revision_status' | 'source_resolved' | 'activate' | 'torn_down' }
+  {
+    kind:
+      | 'provisioned'
+      | 'revision_status'
+      | 'source_resolved'
+      | 'activate'
+      | 'torn_down'
+      | 'tear_down_failed';
+  }
 >;
 
 export const NEXT_STATUSES: Readonly<Record<RevisionStatus, readonly RevisionStatus[]>> = {
@@ -109,5 +117,21 @@ export function decideListener(
     case 'torn_down':
       if (!state.exists || state.deleted) return [];
       return [{ type: 'DeploymentDeleted', data: { at: command.now } }];
+    case 'tear_down_failed': {
+      if (!state.exists || state.deleted || state.status !== 'AWAITING_DELETE') return [];
+      const latest = state.revisions.at(-1);
+      // Said once per reason: the retries that fail the same way change nothing.
+      if (latest?.status_message === command.message) return [];
+      return [
+        {
+          type: 'DeploymentDeletionStalled',
+          data: {
+            revision_id: latest?.revision_id ?? null,
+            message: command.message,
+            at: command.now,
+          },
+        },
+      ];
+    }
   }
 }

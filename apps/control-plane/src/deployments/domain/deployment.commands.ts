@@ -90,4 +90,5 @@ export type DeploymentCommand =
       readonly now: string;
     }
   | { readonly kind: 'activate'; readonly revision_id: string; readonly now: string }
-  | { readonly kind: 'torn_down'; readonly now: string };
+  | { readonly kind: 'torn_down'; readonly now: string }
+  | { readonly kind: 'tear_down_failed'; readonly message: string; readonly now: string };

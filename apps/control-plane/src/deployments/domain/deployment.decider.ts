@@ -57,6 +57,7 @@ function decide(command: DeploymentCommand, state: DeploymentState): DeploymentE
     case 'source_resolved':
     case 'activate':
     case 'torn_down':
+    case 'tear_down_failed':
       return decideListener(command, state);
   }
 }

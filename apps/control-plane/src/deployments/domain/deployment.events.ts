@@ -95,6 +95,11 @@ export type DeploymentEvent =
       readonly data: { revision_id: string; at: string };
     }
   | { readonly type: 'DeploymentDeleteRequested'; readonly data: { at: string } }
+  | {
+      /** Its tear-down failed and is being tried again: why, on its latest revision's status. */
+      readonly type: 'DeploymentDeletionStalled';
+      readonly data: { revision_id: string | null; message: string; at: string };
+    }
   | { readonly type: 'DeploymentDeleted'; readonly data: { at: string } };
 
 export type DeploymentEventType = DeploymentEvent['type'];

@@ -195,6 +195,17 @@ function evolveDeploymentEvent(
       return { ...state, active_revision_id: event.data.revision_id, updated_at: event.data.at };
     case 'DeploymentDeleteRequested':
       return { ...state, status: 'AWAITING_DELETE', updated_at: event.data.at };
+    case 'DeploymentDeletionStalled': {
+      const { revision_id: revisionId, message } = event.data;
+      if (revisionId === null) return state;
+      return {
+        ...state,
+        revisions: withRevision(state, revisionId, (revision) => ({
+          ...revision,
+          status_message: message,
+        })),
+      };
+    }
     case 'DeploymentDeleted':
       return { ...state, deleted: true, updated_at: event.data.at };
   }

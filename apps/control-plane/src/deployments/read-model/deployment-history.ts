@@ -44,6 +44,7 @@ function changesOf(event: DeploymentEvent): JsonObject {
     case 'RevisionActivated':
     case 'RevisionRedeployRequested':
     case 'DeploymentDeleteRequested':
+    case 'DeploymentDeletionStalled':
     case 'DeploymentDeleted': {
       return withoutRevisionId(event.data);
     }
