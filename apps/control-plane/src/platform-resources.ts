@@ -84,6 +84,11 @@ export async function openPlatformResources(
       tenants: new TenantDirectory(config.tenantKeys, refusedTenants),
       sandbox,
       refusedTenants,
+      // The jails' sockets and control groups go first: the builds and runtimes have ended.
+      close: async () => {
+        await sandbox.close();
+        await persistence.close();
+      },
     };
   } catch (error) {
     await persistence.close();

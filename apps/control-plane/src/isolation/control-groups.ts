@@ -100,10 +100,11 @@ export class ControlGroups {
   }
 
   /**
-   * Removes the groups an earlier run of this instance left (killed before its jails were
-   * reaped); a group that still has processes refuses to go and stays.
+   * Removes this instance's groups whose processes are gone: at start those an earlier run left
+   * (killed before its jails were reaped), at shutdown any a jail left. A group that still has
+   * processes refuses to go and stays.
    */
-  private async removeLeftovers(): Promise<this> {
+  async removeLeftovers(): Promise<this> {
     const parents =
       this.layout.kind === 'v1' ? [this.layout.memory, this.layout.pids] : [this.layout.root];
     for (const parent of parents) {

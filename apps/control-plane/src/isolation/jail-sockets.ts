@@ -77,8 +77,10 @@ export class JailSockets {
     await rm(join(this.root, deploymentId), { recursive: true, force: true });
   }
 
-  async closeAll(): Promise<void> {
+  /** At shutdown, once every jail has ended: every socket closed, and the directory removed. */
+  async close(): Promise<void> {
     await Promise.all([...this.closers.keys()].map((id) => this.closePlatform(id)));
+    await rm(this.root, { recursive: true, force: true });
   }
 
   /** A directory for one runtime jail's socket (`name`: the jail's, unique). */

@@ -66,8 +66,10 @@ export class Jailer {
     await this.network?.sockets.closePlatform(deploymentId);
   }
 
+  /** At shutdown, once every jail has ended: what the jailer made on the host goes. */
   async close(): Promise<void> {
-    await this.network?.sockets.closeAll();
+    await this.network?.sockets.close();
+    await this.groups?.removeLeftovers();
   }
 
   /** The V8 heap, in MiB, that fits a jailed runtime's limits. */

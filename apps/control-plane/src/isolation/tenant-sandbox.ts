@@ -143,6 +143,11 @@ export class TenantSandbox {
     return this.roles?.passwordOf(deploymentId);
   }
 
+  /** At shutdown, once every build and runtime has ended. */
+  async close(): Promise<void> {
+    await this.jailer?.close();
+  }
+
   async forget(deploymentId: string): Promise<void> {
     await this.jailer?.forget(deploymentId);
     await this.roles?.drop(deploymentId);
