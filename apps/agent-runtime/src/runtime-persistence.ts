@@ -1,5 +1,12 @@
 import type { ObjectLiteral } from 'typeorm';
-import { DataKeyStore, requireMasterKeyOfStore, resolveMasterKey } from '#libs/encryption';
+import {
+  DataKeyStore,
+  JSON_KEYS_SCOPE,
+  JsonKeyCipher,
+  requireMasterKeyOfStore,
+  resolveMasterKey,
+} from '#libs/encryption';
+import { useJsonKeyCipher } from './common/json-keys-column.js';
 import type { Projection } from '#libs/event-store';
 import { openPersistence, type Persistence, type PoolSizes } from '#libs/persistence';
 import { ASSISTANT_MIGRATIONS } from './assistants/assistant.entity.js';
@@ -57,7 +64,12 @@ export async function openRuntimePersistence(
     onError,
     wrapEventStore: async (store, pool) => {
       await requireMasterKeyOfStore(pool, masterKey);
-      return new EncryptingEventStore(store, new DataKeyStore(pool, masterKey));
+      const keys = new DataKeyStore(pool, masterKey);
+      if (config.jsonKeys.length > 0) {
+        const { key } = await keys.keyOf(JSON_KEYS_SCOPE);
+        useJsonKeyCipher(new JsonKeyCipher(config.jsonKeys, key));
+      }
+      return new EncryptingEventStore(store, keys);
     },
   });
 }

@@ -9,7 +9,7 @@ import {
   type Environment,
 } from '#libs/config';
 import { MIN_RUNTIME_CONNECTIONS } from '#libs/deployment-databases';
-import { keyFileIn, type MasterKeySources } from '#libs/encryption';
+import { keyFileIn, parseJsonKeys, type MasterKeySources } from '#libs/encryption';
 
 export { ConfigError };
 
@@ -25,6 +25,8 @@ export interface RuntimeConfig {
    * directory), generated the first time.
    */
   readonly masterKey: MasterKeySources;
+  /** LANGGRAPH_AES_JSON_KEYS: the JSON keys whose values the read models keep encrypted. */
+  readonly jsonKeys: readonly string[];
   readonly port: number;
   readonly host: string;
   /**
@@ -107,7 +109,7 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
 /** Where a runtime keeps its events and read models. */
 export type StorageConfig = Pick<
   RuntimeConfig,
-  'databaseUrl' | 'dataDir' | 'eventStoreUrl' | 'masterKey'
+  'databaseUrl' | 'dataDir' | 'eventStoreUrl' | 'masterKey' | 'jsonKeys'
 >;
 
 /** The storage part alone, for tools that open a runtime's database without serving it. */
@@ -123,6 +125,7 @@ export function loadStorageConfig(env: Environment = process.env): StorageConfig
       langgraphAesKey: env.LANGGRAPH_AES_KEY || undefined,
       keyFile: keyFile ? resolve(keyFile) : keyFileIn(dataDir),
     },
+    jsonKeys: parseJsonKeys(env.LANGGRAPH_AES_JSON_KEYS),
   };
 }
 
@@ -259,5 +262,7 @@ function tracingOf(env: Environment): TracingConfig | undefined {
     );
   }
   const socket = text(env.BERTH_TRACING_SOCKET);
-  return socket === undefined ? { endpoint: url.href, token } : { endpoint: url.href, token, socket };
+  return socket === undefined
+    ? { endpoint: url.href, token }
+    : { endpoint: url.href, token, socket };
 }

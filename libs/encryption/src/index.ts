@@ -4,3 +4,5 @@ export * from './key-wrap.js';
 export * from './data-key-store.js';
 export * from './data-key-cache.js';
 export * from './sealed-fields.js';
+export * from './json-keys.js';
+export * from './key-wrapper.js';

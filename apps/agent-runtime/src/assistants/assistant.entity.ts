@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject } from '#libs/event-store';
 import type { AssistantVersionData } from './assistant.events.js';
+import { jsonKeysColumn } from '../common/json-keys-column.js';
 
 export interface AssistantRow {
   assistant_id: string;
@@ -26,11 +27,11 @@ export const AssistantEntity = new EntitySchema<AssistantRow>({
     description: { type: 'text', nullable: true },
     config: { type: 'jsonb' },
     context: { type: 'jsonb' },
-    metadata: { type: 'jsonb' },
+    metadata: { type: 'jsonb', transformer: jsonKeysColumn },
     version: { type: 'integer' },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
-    versions: { type: 'jsonb' },
+    versions: { type: 'jsonb', transformer: jsonKeysColumn },
   },
 });
 

@@ -19,6 +19,7 @@ import {
 } from './assistant.resource.js';
 import type { ListVersionsDto, SearchAssistantsDto } from './assistants.dto.js';
 import { versionProvenance, type VersionProvenance } from './version-changes.js';
+import { refuseEncryptedFilter } from '../common/json-keys-column.js';
 
 export interface ResolvedAssistant {
   readonly assistant_id: string;
@@ -114,6 +115,7 @@ export class AssistantsService {
     if (query.name != null)
       builder.andWhere('a.name ilike :name', { name: `%${escapeLike(query.name)}%` });
     if (query.metadata != null) {
+      refuseEncryptedFilter(query.metadata);
       builder.andWhere('a.metadata @> :metadata::jsonb', {
         metadata: JSON.stringify(query.metadata),
       });

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject } from '#libs/event-store';
+import { jsonKeysColumn } from '../common/json-keys-column.js';
 
 export interface CronRow {
   cron_id: string;
@@ -35,10 +36,10 @@ export const CronEntity = new EntitySchema<CronRow>({
     timezone: { type: 'text', nullable: true },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
-    payload: { type: 'jsonb' },
+    payload: { type: 'jsonb', transformer: jsonKeysColumn },
     user_id: { type: 'text', nullable: true },
     next_run_date: { type: 'timestamptz', nullable: true },
-    metadata: { type: 'jsonb' },
+    metadata: { type: 'jsonb', transformer: jsonKeysColumn },
     enabled: { type: 'boolean' },
     last_tick: { type: 'timestamptz', nullable: true },
     last_run_id: { type: 'uuid', nullable: true },

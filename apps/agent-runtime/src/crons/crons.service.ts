@@ -14,6 +14,7 @@ import { cronResource, type Cron } from './cron.resource.js';
 import { CronSchedule } from './cron-schedule.js';
 import { CRON_FIELDS, type CountCronsDto, type SearchCronsDto } from './crons.dto.js';
 import { tickIdentity } from './cron-request.js';
+import { refuseEncryptedFilter } from '../common/json-keys-column.js';
 
 /** A fired tick whose run is not in the runs read model this long after is made again (once). */
 const RECOVERY_WINDOW_MS = 2 * 60_000;
@@ -157,6 +158,7 @@ export class CronsService {
     if (query.thread_id) builder.andWhere('c.thread_id = :t', { t: query.thread_id });
     if (query.enabled !== undefined) builder.andWhere('c.enabled = :e', { e: query.enabled });
     if (query.metadata) {
+      refuseEncryptedFilter(query.metadata);
       builder.andWhere('c.metadata @> :m::jsonb', { m: JSON.stringify(query.metadata) });
     }
     return builder;

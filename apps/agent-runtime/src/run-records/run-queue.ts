@@ -4,6 +4,7 @@ import { conflict } from '#libs/domain';
 import { admitRun } from './run-admission.js';
 import type { QueuedCaller } from '../auth/run-caller.js';
 import type { MultitaskStrategy, RunCreatedData } from './run.events.js';
+import { openJsonKeys, sealJsonKeys } from '../common/json-keys-column.js';
 
 export interface ClaimedRun {
   readonly runId: string;
@@ -146,7 +147,7 @@ export class RunQueue {
         [
           run.run_id,
           run.thread_id,
-          JSON.stringify(run),
+          JSON.stringify(sealJsonKeys(run)),
           run.not_before ?? null,
           RUN_WAKE_CHANNEL,
           `${this.origin}:${run.run_id}`,
@@ -169,7 +170,7 @@ export class RunQueue {
         threadLockKey(run.thread_id),
         run.thread_id,
         run.run_id,
-        JSON.stringify(run),
+        JSON.stringify(sealJsonKeys(run)),
         run.not_before ?? null,
         RUN_WAKE_CHANNEL,
         `${this.origin}:${run.run_id}`,
@@ -336,7 +337,7 @@ export class RunQueue {
             runId: row.run_id,
             threadId: row.thread_id,
             attempt: row.attempt,
-            payload: row.payload,
+            payload: openJsonKeys(row.payload),
             caller: row.caller,
             cancelAction: row.cancel_action,
           })),
@@ -431,12 +432,13 @@ export class RunQueue {
           where run_id = ${client.escapeLiteral(runId)} and status = 'pending' for update`,
       )) as unknown as [unknown, pg.QueryResult<Pick<QueueRow, 'payload'>>];
       const [row] = pending.rows;
-      if (row) {
-        await recordEnd(row.payload);
+      const payload = row && openJsonKeys(row.payload);
+      if (payload) {
+        await recordEnd(payload);
         await client.query('delete from run_queue where run_id = $1', [runId]);
       }
       await client.query('commit');
-      return row?.payload;
+      return payload;
     } catch (error) {
       await client.query('rollback').catch(() => {
         unusable = true;

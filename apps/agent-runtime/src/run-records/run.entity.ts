@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject } from '#libs/event-store';
 import type { MultitaskStrategy, RunKwargs, RunStatus } from './run.events.js';
+import { jsonKeysColumn } from '../common/json-keys-column.js';
 
 export interface RunRow {
   run_id: string;
@@ -24,9 +25,9 @@ export const RunEntity = new EntitySchema<RunRow>({
     assistant_id: { type: 'uuid' },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
-    metadata: { type: 'jsonb' },
+    metadata: { type: 'jsonb', transformer: jsonKeysColumn },
     status: { type: 'text' },
-    kwargs: { type: 'jsonb' },
+    kwargs: { type: 'jsonb', transformer: jsonKeysColumn },
     multitask_strategy: { type: 'text' },
     temporary: { type: 'boolean' },
   },

@@ -1,4 +1,5 @@
 import type { JsonObject } from '#libs/event-store';
+import { openJsonKeys } from '../common/json-keys-column.js';
 import type { StoreItemRow } from './store-item.entity.js';
 
 /** An item as the SDK gets it. */
@@ -37,7 +38,7 @@ export function toItem(record: ItemRecord, withScore: boolean): StoreItemFound {
   return {
     namespace: record.namespace,
     key: record.key,
-    value: record.value,
+    value: openJsonKeys(record.value),
     created_at: record.created_at.toISOString(),
     updated_at: record.updated_at.toISOString(),
     ...(withScore ? { score: record.score === null ? null : Number(record.score) } : {}),

@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject } from '#libs/event-store';
 import type { StoreVectors } from './store.events.js';
+import { jsonKeysColumn } from '../common/json-keys-column.js';
 
 export interface StoreItemRow {
   item_id: string;
@@ -26,7 +27,7 @@ export const StoreItemEntity = new EntitySchema<StoreItemRow>({
     namespace: { type: 'text', array: true },
     namespace_path: { type: 'text' },
     key: { type: 'text' },
-    value: { type: 'jsonb' },
+    value: { type: 'jsonb', transformer: jsonKeysColumn },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
     ttl_minutes: { type: 'double precision', nullable: true },

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { refuseEncryptedFilter } from '../common/json-keys-column.js';
 import { compileStoreFilter } from './store-filter.js';
 import {
   ITEM_COLUMNS,
@@ -55,6 +56,7 @@ export class StoreReads {
       params.push(path, `${path}.`, `${path}/`);
       where.push('(namespace_path = $2 or (namespace_path >= $3 and namespace_path < $4))');
     }
+    refuseEncryptedFilter(search.filter);
     const filter = compileStoreFilter(search.filter, params.length + 1);
     where.push(...filter.conditions);
     params.push(...filter.params);

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import type { JsonObject, JsonValue } from '#libs/event-store';
+import { jsonKeysColumn } from '../common/json-keys-column.js';
 
 export type ThreadStatus = 'idle' | 'busy' | 'interrupted' | 'error';
 
@@ -25,9 +26,9 @@ export const ThreadEntity = new EntitySchema<ThreadRow>({
     thread_id: { type: 'uuid', primary: true },
     created_at: { type: 'timestamptz' },
     updated_at: { type: 'timestamptz' },
-    metadata: { type: 'jsonb' },
+    metadata: { type: 'jsonb', transformer: jsonKeysColumn },
     status: { type: 'text' },
-    config: { type: 'jsonb' },
+    config: { type: 'jsonb', transformer: jsonKeysColumn },
     values: { type: 'jsonb', nullable: true },
     interrupts: { type: 'jsonb' },
     inflight_runs: { type: 'jsonb' },

@@ -10,6 +10,7 @@ import type { ReadUnderLock } from '../run-records/run-queue.js';
 import { threadStream } from './thread.events.js';
 import { threadResource, type Thread } from './thread.resource.js';
 import type { SearchThreadsDto } from './threads.dto.js';
+import { openJsonKeys, refuseEncryptedFilter } from '../common/json-keys-column.js';
 
 /** What state reads and writes need of a thread: its graph (in `metadata`) and its config. */
 export type ThreadKey = Pick<ThreadRow, 'thread_id' | 'metadata' | 'config'>;
@@ -70,7 +71,8 @@ export class ThreadsService {
       sql: (literal) =>
         `select thread_id, metadata, config from threads where thread_id = ${literal(threadId)}`,
       take: (rows) => {
-        const [row] = rows as ThreadKey[];
+        const [sealed] = rows as ThreadKey[];
+        const row = sealed && { ...sealed, config: openJsonKeys(sealed.config) };
         return row && typeof row.metadata.graph_id === 'string' ? row : undefined;
       },
     };
@@ -107,10 +109,12 @@ export class ThreadsService {
   private async matching(query: SearchThreadsDto): Promise<SelectQueryBuilder<ThreadRow>> {
     await this.freshness.catchUp('threads');
     const builder = this.dataSource.getRepository(ThreadEntity).createQueryBuilder('t');
-    if (query.metadata)
+    if (query.metadata) {
+      refuseEncryptedFilter(query.metadata);
       builder.andWhere('t.metadata @> :metadata::jsonb', {
         metadata: JSON.stringify(query.metadata),
       });
+    }
     if (query.values)
       builder.andWhere('t.values @> :values::jsonb', { values: JSON.stringify(query.values) });
     if (query.status) builder.andWhere('t.status = :status', { status: query.status });

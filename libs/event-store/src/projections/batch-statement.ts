@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntityMetadata, ObjectLiteral, ValueTransformer } from 'typeorm';
 import type { LogPosition } from '../log-position.js';
 import type { Projection } from './projection.js';
 
@@ -15,7 +15,11 @@ export class BatchStatement<Row extends ObjectLiteral> {
   /** The projection's name: its checkpoint row's, and the prepared statement's. */
   private readonly name: string;
   private readonly sql: string;
-  private readonly columns: readonly { property: string; column: string }[];
+  private readonly columns: readonly {
+    property: string;
+    column: string;
+    transformer?: ValueTransformer | ValueTransformer[];
+  }[];
   private readonly key: { property: string; column: string };
 
   constructor(dataSource: DataSource, projection: Projection<Row>) {
@@ -27,6 +31,7 @@ export class BatchStatement<Row extends ObjectLiteral> {
     this.columns = metadata.columns.map((column) => ({
       property: column.propertyName,
       column: column.databaseName,
+      ...(column.transformer ? { transformer: column.transformer } : {}),
     }));
     const key = this.columns.find((column) => column.property === projection.key);
     if (!key) throw new Error(`${projection.name}: no column for the key ${projection.key}`);
@@ -59,7 +64,12 @@ export class BatchStatement<Row extends ObjectLiteral> {
 
   private toColumns(row: Row): Record<string, unknown> {
     const values: Record<string, unknown> = {};
-    for (const { property, column } of this.columns) values[column] = row[property];
+    // A column's transformer applies as TypeORM's own writes would apply it.
+    for (const { property, column, transformer } of this.columns) {
+      values[column] = [transformer ?? []]
+        .flat()
+        .reduce((value: unknown, each) => each.to(value) as unknown, row[property]);
+    }
     return values;
   }
 }
