@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newDataKey } from './aes-gcm.js';
 import { DataKeyCache } from './data-key-cache.js';
-import {
-  ForeignMasterKeyError,
-  rewrapDataKey,
-  unwrapDataKey,
-  wrapDataKey,
-  type WrappedKey,
-} from './key-wrap.js';
+import { ForeignMasterKeyError, rewrapDataKey, type WrappedKey } from './key-wrap.js';
+import { isKeyWrapper, masterKeyWrapper, type KeyWrapper } from './key-wrapper.js';
 import type { MasterKey } from './master-key.js';
 
 /** What the key store needs of a PostgreSQL pool or client. */
@@ -75,12 +70,14 @@ export class DataKeyStore {
   private readonly scopes = new Map<string, string>();
   private readonly loading = new Map<string, Promise<Buffer | undefined>>();
   private readonly making = new Map<string, Promise<DataKey>>();
+  private readonly wrapper: KeyWrapper;
 
   constructor(
     private readonly db: Queryable,
-    private readonly master: MasterKey,
+    wrapper: MasterKey | KeyWrapper,
     cache?: DataKeyCache,
   ) {
+    this.wrapper = isKeyWrapper(wrapper) ? wrapper : masterKeyWrapper(wrapper);
     this.cache = cache ?? new DataKeyCache();
   }
 
@@ -98,8 +95,9 @@ export class DataKeyStore {
 
   private async make(scope: string): Promise<DataKey> {
     const keyId = randomUUID();
-    const made = wrapDataKey(this.master, keyId, scope, newDataKey());
-    const rows = await this.rows(KEY_OF_SCOPE, [keyId, scope, made.masterKeyId, made.wrapped]);
+    const made = newDataKey();
+    const wrapped = await this.wrapper.wrap(keyId, scope, made);
+    const rows = await this.rows(KEY_OF_SCOPE, [keyId, scope, this.wrapper.id, wrapped]);
     // A key another process made meanwhile is not in this statement's snapshot: read it after.
     const row =
       rows[0] ??
@@ -110,7 +108,7 @@ export class DataKeyStore {
         )
       )[0];
     if (!row) throw new Error(`The key store made no key for ${scope}`);
-    const key = unwrapDataKey(this.master, wrappedOf(row));
+    const key = row.key_id === keyId ? made : await this.unwrap(wrappedOf(row));
     this.remember(row.key_id, scope, key);
     return { keyId: row.key_id, key };
   }
@@ -151,9 +149,19 @@ export class DataKeyStore {
     );
     const row = rows[0];
     if (!row) return undefined;
-    const key = unwrapDataKey(this.master, wrappedOf(row));
+    const key = await this.unwrap(wrappedOf(row));
     this.remember(keyId, row.scope, key);
     return key;
+  }
+
+  private unwrap(wrapped: WrappedKey): Promise<Buffer> {
+    if (wrapped.masterKeyId !== this.wrapper.id) {
+      throw new ForeignMasterKeyError(
+        `The data key ${wrapped.keyId} is wrapped by master key ${wrapped.masterKeyId}, not by the ` +
+          `configured one (${this.wrapper.id}): set the master key it was written with`,
+      );
+    }
+    return this.wrapper.unwrap(wrapped);
   }
 
   private async rows(text: string, values: unknown[]): Promise<KeyRow[]> {
@@ -170,7 +178,10 @@ export class DataKeyStore {
  * Refuses a master key that did not wrap every data key of the store (another one, or a rotation
  * left half done): a runtime started with it would fail on every read of what those keys encrypt.
  */
-export async function requireMasterKeyOfStore(db: Queryable, master: MasterKey): Promise<void> {
+export async function requireMasterKeyOfStore(
+  db: Queryable,
+  master: Pick<KeyWrapper, 'id' | 'source'>,
+): Promise<void> {
   const rows = (
     await db.query(
       `select master_key_id, count(*)::int as keys from ${KEY_STORE_TABLE}
