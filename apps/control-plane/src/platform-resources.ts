@@ -73,6 +73,7 @@ export async function openPlatformResources(
         reservedForPlatform: config.limits.dbReservedConnections,
       },
       jail: config.jail,
+      onError: options.onError,
     });
     const refusedTenants = refusedTenantsOf(config, sandbox);
     return {

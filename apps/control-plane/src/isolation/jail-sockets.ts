@@ -1,7 +1,8 @@
 import { chmod, chown, lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { DATABASE_SOCKET_NAME, DatabaseGate } from './database-gate.js';
+import { DATABASE_SOCKET_NAME } from './database-gate.js';
+import { DatabaseGates } from './database-gates.js';
 import type { OsIdentity } from './os-identities.js';
 
 /** What a deployment's runtimes reach the host by, when their jails have networks of their own. */
@@ -40,22 +41,27 @@ const CONTROL_PLANE_RELAY_CONNECTIONS = 64;
 
 /**
  * The Unix sockets between the control plane and sealed jails, under a short directory of root's
- * in /run (a socket's path has at most 107 bytes): per deployment, its database gate and its
- * relay to the control plane; per runtime, the socket it serves on.
+ * in /run (a socket's path has at most 107 bytes): per deployment, its database gate (held by
+ * the gate process, database-gates.ts) and its relay to the control plane; per runtime, the
+ * socket it serves on.
  */
 export class JailSockets {
   private readonly platforms = new Map<string, Promise<PlatformSockets>>();
   private readonly closers = new Map<string, () => Promise<void>>();
 
-  private constructor(private readonly root: string) {}
+  private constructor(
+    private readonly root: string,
+    /** The database gates, in a process of their own (off the control plane's event loop). */
+    private readonly gates: DatabaseGates,
+  ) {}
 
-  static async open(instance: string): Promise<JailSockets> {
+  static async open(instance: string, onError: (error: Error) => void): Promise<JailSockets> {
     const root = join('/run', `berth-${instance}`);
     // What a previous control plane of this instance left (it was killed) serves no one.
     await rm(root, { recursive: true, force: true });
     await mkdir(root, { recursive: true, mode: 0o711 });
     await chmod(root, 0o711);
-    return new JailSockets(root);
+    return new JailSockets(root, new DatabaseGates(onError));
   }
 
   /** The deployment's sockets, opened the first time. */
@@ -80,6 +86,7 @@ export class JailSockets {
   /** At shutdown, once every jail has ended: every socket closed, and the directory removed. */
   async close(): Promise<void> {
     await Promise.all([...this.closers.keys()].map((id) => this.closePlatform(id)));
+    await this.gates.stop();
     await rm(this.root, { recursive: true, force: true });
   }
 
@@ -123,17 +130,16 @@ export class JailSockets {
     await rm(dir, { recursive: true, force: true });
     await mkdir(databaseDir, { recursive: true, mode: 0o755 });
     await chmod(dir, 0o755);
-    const gate = new DatabaseGate({
+    await this.gates.open(deploymentId, {
       socketPath: join(databaseDir, DATABASE_SOCKET_NAME),
       server: options.server,
       maxConnections: options.maxConnections,
       loginTimeoutMs: options.loginTimeoutMs,
     });
-    await gate.listen();
     const controlPlaneSocket = join(dir, 'control-plane.sock');
     const relay = await relayTo(controlPlaneSocket, options.controlPlanePort);
     this.closers.set(deploymentId, async () => {
-      await Promise.all([gate.close(), closeServer(relay.server, relay.open)]);
+      await Promise.all([this.gates.close(deploymentId), closeServer(relay.server, relay.open)]);
     });
     return { dir, databaseDir, controlPlaneSocket };
   }

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   readonly connectionLimits: DeploymentConnectionLimits;
   /** The jails' limits and the host's registry of OS ids. */
   readonly jail: JailSettings;
+  /** What goes wrong in the background (the database gate process ended, and the like). */
+  readonly onError: (error: Error) => void;
 }
 
 /** What a deployment's builds and runtime run as, and the database login its runtime uses. */
@@ -99,7 +101,10 @@ export class TenantSandbox {
     const sealedNetwork =
       typeof network === 'string' || !identities
         ? undefined
-        : { tools: network, sockets: await JailSockets.open(identities.instanceId.slice(0, 8)) };
+        : {
+            tools: network,
+            sockets: await JailSockets.open(identities.instanceId.slice(0, 8), options.onError),
+          };
     const jailer =
       typeof tools === 'string' || !identities
         ? undefined
