@@ -2,6 +2,31 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+const NEST_EXCEPTIONS = [
+  'HttpException',
+  'BadRequestException',
+  'UnauthorizedException',
+  'NotFoundException',
+  'ForbiddenException',
+  'NotAcceptableException',
+  'RequestTimeoutException',
+  'ConflictException',
+  'GoneException',
+  'HttpVersionNotSupportedException',
+  'PayloadTooLargeException',
+  'UnsupportedMediaTypeException',
+  'UnprocessableEntityException',
+  'InternalServerErrorException',
+  'NotImplementedException',
+  'ImATeapotException',
+  'MethodNotAllowedException',
+  'BadGatewayException',
+  'ServiceUnavailableException',
+  'GatewayTimeoutException',
+  'PreconditionFailedException',
+  'MisdirectedException',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -29,6 +54,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // TypeORM's EntitySchema takes its options as a class type that plain objects satisfy.
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+    },
+  },
+  {
+    // One error vocabulary: services refuse with `DomainError` codes (libs/domain), and each
+    // transport maps them once. Nest's exceptions belong to controllers and the problem filter.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.controller.ts', '**/*.filter.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: NEST_EXCEPTIONS,
+              message: 'Throw a DomainError (libs/domain) outside controllers and filters.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -52,5 +52,5 @@ export {
   type VerificationAnswer,
 } from './audit/chain-report.js';
 export type { BreakKind, ChainBreak } from './audit/chain-judge.js';
-export { answerExport, answerVerification, AuditRequestError } from './audit/audit-query.js';
+export { answerExport, answerVerification } from './audit/audit-query.js';
 export type { AuditRecord, ExportPeriod } from './audit/postgres.chain-export.js';

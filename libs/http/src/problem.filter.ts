@@ -18,16 +18,24 @@ import { ValidationFailedError } from './validation-failed.error.js';
 export interface CodedError {
   readonly code: string;
   readonly message: string;
+  /** A `rejected` error's own status. */
+  readonly status?: unknown;
 }
 
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   validation: 422,
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   wrong_expected_position: 409,
   precondition: 412,
+  payload_too_large: 413,
+  not_implemented: 501,
+  unavailable: 503,
+  // The status is the error's own: an application's auth handler chose it.
+  rejected: 400,
   // A read model that could not catch up with the log in time: retry later.
   projection_timeout: 503,
   // A read model stuck on an event it cannot apply (GET /ok names it): answered at once.
@@ -36,12 +44,23 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   database_unavailable: 503,
 };
 
-function isCodedError(error: unknown): error is CodedError {
+/** A refusal (an error with a known code, a `DomainError` above all), not a fault. */
+export function isRefusal(error: unknown): error is Error & CodedError {
   return (
     error instanceof Error &&
     typeof (error as Partial<CodedError>).code === 'string' &&
     (error as unknown as CodedError).code in STATUS_OF_CODE
   );
+}
+
+/**
+ * The HTTP status of a refusal (an error with a known code), whatever transport tells it;
+ * undefined for anything else, which is a fault.
+ */
+export function refusalStatusOf(error: unknown): number | undefined {
+  if (!isRefusal(error)) return undefined;
+  if (error.code === 'rejected' && typeof error.status === 'number') return error.status;
+  return STATUS_OF_CODE[error.code];
 }
 
 interface FastifyClientError {
@@ -95,7 +114,9 @@ export function describeProblem(
   if (error instanceof DatabaseUnavailableError || databaseAvailability.noticeFailure(error)) {
     return [503, DATABASE_UNAVAILABLE];
   }
-  if (isCodedError(error)) return [STATUS_OF_CODE[error.code] ?? 400, error.message];
+  const refused = refusalStatusOf(error);
+  if (refused !== undefined) return [refused, (error as Error).message];
+  // Controllers, pipes and Nest's router still speak in Nest's exceptions.
   if (error instanceof HttpException) return [error.getStatus(), messageOf(error)];
   if (isClientError(error)) return [error.statusCode, error.message];
   logError(error instanceof Error ? (error.stack ?? error.message) : String(error));

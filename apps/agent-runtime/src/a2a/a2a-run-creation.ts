@@ -1,6 +1,6 @@
-import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { DomainError } from '#libs/domain';
+import { isRefusal } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
 import type { AuthContext } from '../auth/custom-auth.js';
 import { runCallerOf, type RunCaller } from '../auth/run-caller.js';
@@ -29,7 +29,7 @@ const isRecord = (value: unknown): value is JsonObject =>
 
 /** A refusal of the application's auth (or a thread it hides) as the A2A error it answers. */
 function refusalOf(error: unknown, threadId: string): unknown {
-  if (error instanceof DomainError || error instanceof HttpException) {
+  if (isRefusal(error)) {
     return new RequestMalformedError(`contextId ${threadId}: ${error.message}`);
   }
   return error;

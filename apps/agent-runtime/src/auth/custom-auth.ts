@@ -1,3 +1,4 @@
+import { DomainError } from '#libs/domain';
 /** The user a request acts for, as the application's `authenticate` described it. */
 export interface AuthUser {
   readonly identity: string;
@@ -19,13 +20,13 @@ export type AuthContext =
 export type AuthFilters = Readonly<Record<string, unknown>>;
 
 /** A refusal with the status the application chose (its HTTPException), or 401/403. */
-export class AuthRejection extends Error {
+export class AuthRejection extends DomainError {
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(message);
+    super('rejected', message);
   }
 }
 

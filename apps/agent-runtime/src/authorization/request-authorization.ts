@@ -1,18 +1,11 @@
-import {
-  ConflictException,
-  ForbiddenException,
-  HttpException,
-  Inject,
-  Injectable,
-} from '@nestjs/common';
-import { notFound } from '#libs/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { conflict, forbidden, notFound } from '#libs/domain';
 import { AssistantsService } from '../assistants/assistants.service.js';
 import { CronsService } from '../crons/crons.service.js';
 import { RunsService } from '../runs/runs.service.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import type { AuthEventSpec } from '../auth/auth-event.decorator.js';
 import {
-  AuthRejection,
   CUSTOM_AUTH,
   CustomAuth,
   filtersAsContainment,
@@ -70,12 +63,7 @@ export class RequestAuthorization {
       await this.authorize(who, { resource: 'threads', action: 'create_run' }, params, body);
     }
     const value = authValueOf(spec, params, body);
-    const filters = await auth
-      .authorize(who, spec.resource, spec.action, value)
-      .catch((error: unknown) => {
-        if (error instanceof AuthRejection) throw new HttpException(error.message, error.status);
-        throw error;
-      });
+    const filters = await auth.authorize(who, spec.resource, spec.action, value);
     if ((spec.action === 'create' || spec.action === 'create_run') && isRecord(value.metadata)) {
       body.metadata = value.metadata;
     }
@@ -100,7 +88,7 @@ export class RequestAuthorization {
     const metadata = await this.metadataOf(spec, params, body);
     if (metadata === undefined && spec.action !== 'create_run') {
       // An action over many threads at once (cancelling runs by status) cannot be filtered.
-      throw new ForbiddenException('Name the thread: this action is filtered by your auth handler');
+      throw forbidden('Name the thread: this action is filtered by your auth handler');
     }
     if (metadata !== undefined && !matchesFilters(metadata, filters)) {
       throw notFound(`${NOUNS[spec.resource]} not found`);
@@ -123,7 +111,7 @@ export class RequestAuthorization {
       spec.resource === 'threads' ? { threadId: id } : { assistantId: id };
     const existing = await this.metadataOf(spec, params, {}).catch(() => undefined);
     if (existing !== undefined && !matchesFilters(existing, filters)) {
-      throw new ConflictException(
+      throw conflict(
         `${spec.resource === 'threads' ? 'Thread' : 'Assistant'} ${id} already exists`,
       );
     }

@@ -1,17 +1,9 @@
 import { Readable } from 'node:stream';
-import { HttpException } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { DomainError } from '#libs/domain';
-import { sendSse, STATUS_OF_CODE, type SseRecord } from '#libs/http';
+import { refusalStatusOf, sendSse, type SseRecord } from '#libs/http';
 
 /** The refusals an auth handler's answer makes: told in the stream rather than as a status. */
 const REFUSED = new Set([401, 403, 404]);
-
-function statusOf(error: unknown): number | undefined {
-  if (error instanceof HttpException) return error.getStatus();
-  if (error instanceof DomainError) return STATUS_OF_CODE[error.code];
-  return undefined;
-}
 
 /**
  * Answers a join the application's auth refused with 200 and one SSE `error` event saying the
@@ -19,7 +11,7 @@ function statusOf(error: unknown): number | undefined {
  * sent, for any other error.
  */
 export async function refusalInStream(reply: FastifyReply, error: unknown): Promise<boolean> {
-  const status = statusOf(error);
+  const status = refusalStatusOf(error);
   if (status === undefined || !REFUSED.has(status)) return false;
   const message = `${status}: ${(error as Error).message}`;
   const refusal: SseRecord = { event: 'error', data: { error: 'HTTPException', message } };

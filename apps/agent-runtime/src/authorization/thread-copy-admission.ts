@@ -1,5 +1,5 @@
-import { ConflictException, Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '#libs/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { conflict, DomainError } from '#libs/domain';
 import type { JsonObject } from '#libs/event-store';
 import type { AuthContext } from '../auth/custom-auth.js';
 import { ThreadsService } from '../threads/threads.service.js';
@@ -44,7 +44,7 @@ export class AuthorizedThreadCopy extends ThreadCopyAdmission {
       return metadataOf(await this.threads.get(sourceId));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'not_found') {
-        throw new ConflictException('Thread not found');
+        throw conflict('Thread not found');
       }
       throw error;
     }

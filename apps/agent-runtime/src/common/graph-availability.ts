@@ -1,12 +1,11 @@
-import { ServiceUnavailableException } from '@nestjs/common';
-import { notFound } from '#libs/domain';
+import { notFound, unavailable } from '#libs/domain';
 import type { GraphCatalog } from './runtime-tokens.js';
 
 /** A graph that failed to load answers 503 with the reason it failed. */
 export function refuseFailedGraph(catalog: GraphCatalog, graphId: string): void {
   const reason = catalog.failedGraphs().get(graphId);
   if (reason !== undefined) {
-    throw new ServiceUnavailableException(`Graph "${graphId}" failed to load: ${reason}`);
+    throw unavailable(`Graph "${graphId}" failed to load: ${reason}`);
   }
 }
 

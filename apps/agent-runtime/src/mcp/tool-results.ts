@@ -1,6 +1,5 @@
-import { HttpException } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '#libs/domain';
+import { isRefusal } from '#libs/http';
 import type { ToolRun } from './tool-runs.service.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -78,6 +77,6 @@ export function runResult(run: ToolRun, toolName: string): CallToolResult {
  * thread not found, an auth handler's refusal); undefined for anything else, which is a fault.
  */
 export function refusalOf(error: unknown): string | undefined {
-  if (error instanceof DomainError || error instanceof HttpException) return error.message;
+  if (isRefusal(error)) return error.message;
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { ValuesChunkExpander } from '../run-records/values-chunk-expander.js';
-import { HttpException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '#libs/domain';
+import { refusalStatusOf } from '#libs/http';
 import { EventStore, type JsonObject, type JsonValue } from '#libs/event-store';
 import type { RunCaller } from '../auth/run-caller.js';
 import { RunsService } from '../runs/runs.service.js';
@@ -59,18 +60,12 @@ function stateAt(state: ThreadStateResource, namespace: readonly string[]): Json
 /** A failure of the runtime's services, as the protocol's error. */
 function asProtocolError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  if (error instanceof DomainError) {
-    return new ProtocolError(
-      error.code === 'unauthorized' ? 'permission_denied' : 'invalid_argument',
-      error.message,
-    );
+  const status = refusalStatusOf(error);
+  if (status === undefined || status >= 500) {
+    return new ProtocolError('unknown_error', 'The command failed on the server');
   }
-  if (error instanceof HttpException) {
-    const status = error.getStatus();
-    const code = status === 403 || status === 401 ? 'permission_denied' : 'invalid_argument';
-    if (status < 500) return new ProtocolError(code, error.message);
-  }
-  return new ProtocolError('unknown_error', 'The command failed on the server');
+  const code = status === 401 || status === 403 ? 'permission_denied' : 'invalid_argument';
+  return new ProtocolError(code, (error as Error).message);
 }
 
 /**
@@ -280,10 +275,7 @@ export class ProtocolCommands {
     try {
       await this.state.state(threadId, { checkpoint_id: checkpointId }, false);
     } catch (error) {
-      const missing =
-        (error instanceof HttpException && error.getStatus() === 404) ||
-        (error instanceof DomainError && error.code === 'not_found');
-      if (missing) {
+      if (error instanceof DomainError && error.code === 'not_found') {
         throw new ProtocolError(
           'no_such_checkpoint',
           `No checkpoint ${checkpointId} on this thread`,

@@ -1,7 +1,6 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpException } from '@nestjs/common';
-import type { HttpDrain } from '#libs/http';
+import { refusalStatusOf, type HttpDrain } from '#libs/http';
 import { isUuid } from '../common/uuid5.js';
 import type { AuthContext } from '../auth/custom-auth.js';
 import type {
@@ -76,8 +75,8 @@ export function registerProtocolSocket(
         try {
           await services.mayRead(threadId, request.berthAuth);
         } catch (error) {
-          if (error instanceof HttpException)
-            return refuse(reply, error.getStatus(), error.message);
+          const status = refusalStatusOf(error);
+          if (status !== undefined) return refuse(reply, status, (error as Error).message);
           throw error;
         }
         return undefined;

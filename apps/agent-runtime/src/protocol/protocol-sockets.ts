@@ -1,7 +1,5 @@
-import { HttpException } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { HttpDrain } from '#libs/http';
-import { DomainError } from '#libs/domain';
+import { isRefusal, type HttpDrain } from '#libs/http';
 import type { AuthContext } from '../auth/custom-auth.js';
 import { runCallerOf } from '../auth/run-caller.js';
 import { RequestAuthorization } from '../authorization/request-authorization.js';
@@ -49,7 +47,7 @@ export function serveProtocolSockets(app: NestFastifyApplication, drain: HttpDra
         },
       );
     } catch (error) {
-      if (error instanceof HttpException || error instanceof DomainError) {
+      if (isRefusal(error)) {
         return protocolFailure(sent.id, 'permission_denied', error.message);
       }
       throw error;

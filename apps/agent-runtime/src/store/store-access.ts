@@ -1,8 +1,7 @@
-import { ForbiddenException, HttpException, Inject, Injectable } from '@nestjs/common';
-import { notFound } from '#libs/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { forbidden, notFound } from '#libs/domain';
 import {
   CUSTOM_AUTH,
-  AuthRejection,
   matchesFilters,
   type AuthContext,
   type AuthFilters,
@@ -48,12 +47,7 @@ export class StoreAccess {
   ): Promise<StoreGrant<Value>> {
     if (!this.auth || !who) return { value, filters: undefined };
     const mutable = { ...value };
-    const filters = await this.auth
-      .authorize(who, 'store', action, mutable)
-      .catch((error: unknown) => {
-        if (error instanceof AuthRejection) throw new HttpException(error.message, error.status);
-        throw error;
-      });
+    const filters = await this.auth.authorize(who, 'store', action, mutable);
     return { value: mutable, filters };
   }
 
@@ -65,6 +59,6 @@ export class StoreAccess {
   ): void {
     if (!filters) return;
     if (existing && !storeItemMatches(existing, filters)) throw notFound('Item not found');
-    if (!storeItemMatches(target, filters)) throw new ForbiddenException('Not authorized');
+    if (!storeItemMatches(target, filters)) throw forbidden('Not authorized');
   }
 }

@@ -1,10 +1,5 @@
-import {
-  HttpException,
-  Inject,
-  Injectable,
-  Logger,
-  PayloadTooLargeException,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { payloadTooLarge, unavailable } from '#libs/domain';
 import { DataSource } from 'typeorm';
 import { EventStore, uuidv7, type JsonObject } from '#libs/event-store';
 import { ReadModelFreshness } from '#libs/persistence';
@@ -217,9 +212,8 @@ export class StoreService {
     this.logger.error(
       `Embedding for the store failed: ${error instanceof Error ? error.message : String(error)}`,
     );
-    throw new HttpException(
+    throw unavailable(
       'Embedding for semantic search failed (store.index.embed); the runtime log says why',
-      503,
     );
   }
 }
@@ -231,7 +225,7 @@ function requireStorableSize(put: StorePut): void {
   if (put.value === null) return;
   const bytes = Buffer.byteLength(JSON.stringify(put.value));
   if (bytes > MAX_VALUE_BYTES) {
-    throw new PayloadTooLargeException(
+    throw payloadTooLarge(
       `The value of ${put.key} is ${bytes} bytes of JSON; an item's value may be at most ${MAX_VALUE_BYTES}`,
     );
   }

@@ -1,9 +1,8 @@
-import { Controller, Get, HttpException, Inject, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Inject, ParseUUIDPipe, Query } from '@nestjs/common';
 import { Returns } from '#libs/http';
 import {
   answerExport,
   answerVerification,
-  AuditRequestError,
   EventStore,
   type AuditRecord,
   type VerificationAnswer,
@@ -24,7 +23,7 @@ export class AuditController {
   @Returns('AuditVerification')
   @Get('verify')
   verify(@Query('head') head?: string): Promise<VerificationAnswer> {
-    return answered(answerVerification(this.store, head));
+    return answerVerification(this.store, head);
   }
 
   /** A deployment of the caller's tenant: its events in the period, with their chain positions. */
@@ -37,15 +36,6 @@ export class AuditController {
     @Query('until') until?: string,
   ): Promise<{ resources: AuditRecord[] }> {
     await this.deployments.stateOf(caller, deploymentId);
-    return answered(answerExport(this.store, deploymentStream(deploymentId), since, until));
-  }
-}
-
-async function answered<T>(answer: Promise<T>): Promise<T> {
-  try {
-    return await answer;
-  } catch (error) {
-    if (error instanceof AuditRequestError) throw new HttpException(error.message, error.status);
-    throw error;
+    return answerExport(this.store, deploymentStream(deploymentId), since, until);
   }
 }

@@ -1,18 +1,8 @@
+import { badRequest, DomainError } from '#libs/domain';
 import { AuditUnavailableError, type EventLogAudit } from './event-log-audit.js';
 import type { EventStore } from '../event-store.port.js';
 import { parseHead, verificationAnswer, type VerificationAnswer } from './chain-report.js';
 import type { AuditRecord, ExportPeriod } from './postgres.chain-export.js';
-
-/** Why a verification request cannot be answered: a 400 (`head` malformed) or a 501. */
-export class AuditRequestError extends Error {
-  constructor(
-    readonly status: 400 | 501,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AuditRequestError';
-  }
-}
 
 /** `GET .../audit/verify[?head=position:hash]`, for the routes of either app. */
 export async function answerVerification(
@@ -21,7 +11,7 @@ export async function answerVerification(
 ): Promise<VerificationAnswer> {
   const published = head === undefined ? undefined : parseHead(head);
   if (head !== undefined && !published) {
-    throw new AuditRequestError(400, 'head must be position:hash (a 64-digit hex sha256)');
+    throw badRequest('head must be position:hash (a 64-digit hex sha256)');
   }
   return verificationAnswer(await auditOf(store).verify(published));
 }
@@ -35,7 +25,7 @@ export async function answerExport(
 ): Promise<{ resources: AuditRecord[] }> {
   const period: ExportPeriod = { since: timeOf('since', since), until: timeOf('until', until) };
   if (period.since && period.until && period.since > period.until) {
-    throw new AuditRequestError(400, 'since must not be after until');
+    throw badRequest('since must not be after until');
   }
   return { resources: await auditOf(store).exportStream(streamId, period) };
 }
@@ -44,7 +34,7 @@ function timeOf(name: string, text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
   const time = new Date(text);
   if (!/^\d{4}-\d\d-\d\d/.test(text) || Number.isNaN(time.getTime())) {
-    throw new AuditRequestError(400, `${name} must be an ISO 8601 date or time, got "${text}"`);
+    throw badRequest(`${name} must be an ISO 8601 date or time, got "${text}"`);
   }
   return time;
 }
@@ -53,7 +43,8 @@ function auditOf(store: EventStore): EventLogAudit {
   try {
     return store.audit();
   } catch (error) {
-    if (error instanceof AuditUnavailableError) throw new AuditRequestError(501, error.message);
+    if (error instanceof AuditUnavailableError)
+      throw new DomainError('not_implemented', error.message);
     throw error;
   }
 }
