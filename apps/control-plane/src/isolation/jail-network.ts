@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readlink, realpath, writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { findProgram } from './jail-tools.js';
 
@@ -17,9 +17,27 @@ export type JailNetworkTools = {
   readonly ip: string;
   /** Bound over /etc/resolv.conf in every jail: slirp4netns's resolver, the one private address let through. */
   readonly resolvConf: string;
+  /** Where it is bound: /etc/resolv.conf, or the file that links to (see resolverMountPoint). */
+  readonly resolverMountPoint: string;
   /** Destinations refused inside every jail (`ip route add prohibit`). */
   readonly refused: readonly string[];
 };
+
+/**
+ * The file a jail's /etc/resolv.conf leads to: itself, or where the host's links (systemd-resolved
+ * links it to its stub under /run, a directory a jail has not), followed even when it dangles.
+ */
+export async function resolverMountPoint(path = '/etc/resolv.conf'): Promise<string> {
+  const found = await realpath(path).catch(() => undefined);
+  if (found !== undefined) return found;
+  let current = path;
+  for (let hops = 0; hops < 40; hops += 1) {
+    const link = await lstat(current).catch(() => undefined);
+    if (!link?.isSymbolicLink()) return current;
+    current = resolve(dirname(current), await readlink(current));
+  }
+  return path;
+}
 
 /** slirp4netns's resolver, forwarding to the host's: its network's only address a jail may reach. */
 export const JAIL_RESOLVER = '10.0.2.3';
@@ -84,12 +102,24 @@ export async function findJailNetworkTools(
     nsenter,
     ip,
     resolvConf,
+    resolverMountPoint: await resolverMountPoint(),
     refused: refusedDestinations(hostIpv4Addresses()),
   };
   try {
     const probe = spawn(
       bwrap,
-      ['--unshare-net', '--ro-bind', '/', '/', '--info-fd', '3', '--block-fd', '4', '--', '/bin/true'],
+      [
+        '--unshare-net',
+        '--ro-bind',
+        '/',
+        '/',
+        '--info-fd',
+        '3',
+        '--block-fd',
+        '4',
+        '--',
+        '/bin/true',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
     );
     const exited = once(probe, 'exit');
@@ -189,7 +219,11 @@ async function childPidOf(info: Readable, signal: AbortSignal): Promise<number> 
   return pid;
 }
 
-async function readyOf(slirp: ChildProcess, signal: AbortSignal, said: () => string): Promise<void> {
+async function readyOf(
+  slirp: ChildProcess,
+  signal: AbortSignal,
+  said: () => string,
+): Promise<void> {
   const ready = slirp.stdio[3] as Readable | null;
   if (!ready) throw new Error('slirp4netns has no ready pipe');
   const exited = once(slirp, 'exit', { signal }).then(() => {

@@ -116,9 +116,11 @@ describe('jailCommand', () => {
   });
 
   it('gives it a network namespace of its own, its resolver, and waits for the network to be up', () => {
-    const argv = jailCommand(TOOLS, { ...SPEC, network: { resolvConf: '/data/resolv.conf' } }, [
-      'true',
-    ]);
+    const argv = jailCommand(
+      TOOLS,
+      { ...SPEC, network: { resolvConf: '/data/resolv.conf', mountPoint: '/etc/resolv.conf' } },
+      ['true'],
+    );
     expect(argv).toContain('--unshare-net');
     expect(after(argv, '--info-fd')).toEqual(['3']);
     expect(after(argv, '--block-fd')).toEqual(['4']);
@@ -130,6 +132,24 @@ describe('jailCommand', () => {
     ]);
     // Bound after /etc, so over the host's.
     expect(resolver).toBeGreaterThan(argv.indexOf('/etc'));
+  });
+
+  it("binds its resolver where the host's /etc/resolv.conf links to, making the directories there", () => {
+    const mountPoint = '/run/systemd/resolve/stub-resolv.conf';
+    const argv = jailCommand(
+      TOOLS,
+      { ...SPEC, network: { resolvConf: '/data/resolv.conf', mountPoint } },
+      ['true'],
+    );
+    const resolver = argv.indexOf('/data/resolv.conf');
+    expect(argv.slice(resolver - 1, resolver + 2)).toEqual([
+      '--ro-bind',
+      '/data/resolv.conf',
+      mountPoint,
+    ]);
+    const dirs = argv.flatMap((arg, index) => (arg === '--dir' ? [argv[index + 1]] : []));
+    expect(dirs).toEqual(expect.arrayContaining(['/run', '/run/systemd', '/run/systemd/resolve']));
+    expect(argv.indexOf('/run/systemd/resolve')).toBeLessThan(resolver);
   });
 
   it('joins its control groups before the jail starts', () => {

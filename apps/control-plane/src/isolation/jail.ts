@@ -29,7 +29,14 @@ export type JailSpec = {
    * then writes its child's pid on fd 3 and waits on fd 4 until the network is up (see
    * jail-network.ts). Undefined: the host's network is shared.
    */
-  readonly network: { readonly resolvConf: string } | undefined;
+  readonly network: JailResolver | undefined;
+};
+
+/** The resolver file a jail's /etc/resolv.conf reads, and where it is bound to be read there. */
+export type JailResolver = {
+  readonly resolvConf: string;
+  /** /etc/resolv.conf, or the file it links to on the host (see resolverMountPoint). */
+  readonly mountPoint: string;
 };
 
 /** The pipes after stdio a jail with a network of its own is spawned with: info, then block. */
@@ -57,12 +64,15 @@ export function jailCommand(
   const mounts: string[] = [];
   // bubblewrap would make the directories on the way to a bind 0700, closed to the user.
   const made = new Set(['/', '/tmp']);
-  const bind = (flag: string, path: string): void => {
+  const makeAncestors = (path: string): void => {
     for (const dir of ancestorsOf(path)) {
       if (made.has(dir)) continue;
       made.add(dir);
       mounts.push('--perms', '0755', '--dir', dir);
     }
+  };
+  const bind = (flag: string, path: string): void => {
+    makeAncestors(path);
     mounts.push(flag, path, path);
     made.add(path);
   };
@@ -70,7 +80,13 @@ export function jailCommand(
   mounts.push('--perms', '1777', '--size', String(spec.tmpBytes), '--tmpfs', '/tmp');
   for (const dir of tools.systemDirs) bind('--ro-bind', dir);
   for (const link of tools.systemLinks) mounts.push('--symlink', link.target, link.path);
-  if (spec.network) mounts.push('--ro-bind', spec.network.resolvConf, '/etc/resolv.conf');
+  if (spec.network) {
+    // Over the host's resolver, where the jail's /etc/resolv.conf leads (a link into /run, which
+    // the jail has not, is given a directory of its own): bubblewrap cannot bind over a dangling link.
+    const { resolvConf, mountPoint } = spec.network;
+    makeAncestors(mountPoint);
+    mounts.push('--ro-bind', resolvConf, mountPoint);
+  }
   mounts.push('--proc', '/proc', '--dev', '/dev');
   const readable = tools.extraCertificates
     ? [...spec.readable, tools.extraCertificates]

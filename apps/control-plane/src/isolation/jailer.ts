@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { ControlGroups, ResourceLimits } from './control-groups.js';
 import { JAIL_NETWORK_FDS, jailCommand, type JailTools } from './jail.js';
 import { attachNetwork, type JailNetworkTools } from './jail-network.js';
-import type { JailSockets, PlatformSocketOptions, PlatformSockets, RuntimeInbound } from './jail-sockets.js';
+import type {
+  JailSockets,
+  PlatformSocketOptions,
+  PlatformSockets,
+  RuntimeInbound,
+} from './jail-sockets.js';
 import { runtimeHeapMegabytes, type JailSettings } from './jail-settings.js';
 import type { OsIdentity } from './os-identities.js';
 
@@ -45,8 +50,7 @@ export class Jailer {
     private readonly settings: JailSettings,
     /** Undefined: jails share the host's network (said at start). */
     private readonly network:
-      | { readonly tools: JailNetworkTools; readonly sockets: JailSockets }
-      | undefined,
+      { readonly tools: JailNetworkTools; readonly sockets: JailSockets } | undefined,
   ) {}
 
   /** Whether jails have networks of their own (then runtimes are reached on Unix sockets). */
@@ -95,7 +99,9 @@ export class Jailer {
         tmpBytes: this.settings.tmpBytes,
         cwd: request.cwd,
         cgroups,
-        network: network ? { resolvConf: network.tools.resolvConf } : undefined,
+        network: network
+          ? { resolvConf: network.tools.resolvConf, mountPoint: network.tools.resolverMountPoint }
+          : undefined,
       },
       command,
     );
