@@ -31,6 +31,7 @@ import {
 import type { CustomAuth } from './auth/custom-auth.js';
 import { RuntimeModule, type RuntimeParts } from './runtime.module.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
+import { loadCustomEncryption } from './encryption/custom-encryption-loader.js';
 import { UiBundles } from './ui/ui-bundles.js';
 import { cannotStartReason, whatToDoAbout } from './startup-failure.js';
 
@@ -48,7 +49,13 @@ async function main(): Promise<void> {
   const onError = (error: unknown): void => {
     logger.error(error instanceof Error ? error.message : String(error));
   };
-  const persistence = await openRuntimePersistence(config, onError, poolSizesOf(config));
+  const customKeys = await loadCustomEncryption(config.graphConfigPath);
+  const persistence = await openRuntimePersistence(
+    config,
+    onError,
+    poolSizesOf(config),
+    customKeys,
+  );
   observePersistence(persistence);
   const { application, routes, customAuth, ui } = await openApplication(
     config,

@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { rebuildProjections } from '#libs/persistence';
+import { loadCustomEncryption } from './encryption/custom-encryption-loader.js';
 import { loadStorageConfig } from './runtime.config.js';
 import { openRuntimePersistence } from './runtime-persistence.js';
 
@@ -7,9 +9,17 @@ import { openRuntimePersistence } from './runtime-persistence.js';
  * threads, runs, store_items, crons), on the database at DATABASE_URL (a deployment's own database).
  */
 async function main(names: readonly string[]): Promise<void> {
-  const persistence = await openRuntimePersistence(loadStorageConfig(), (error) => {
-    console.error(error);
-  });
+  // An application's own encryption (`encryption.path`) opens its data keys.
+  const graphConfig = process.env.BERTH_GRAPH_CONFIG;
+  const customKeys = graphConfig ? await loadCustomEncryption(resolve(graphConfig)) : undefined;
+  const persistence = await openRuntimePersistence(
+    loadStorageConfig(),
+    (error) => {
+      console.error(error);
+    },
+    undefined,
+    customKeys,
+  );
   try {
     await rebuildProjections(persistence, names, (line) => {
       console.log(line);

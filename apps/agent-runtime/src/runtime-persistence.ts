@@ -3,8 +3,10 @@ import {
   DataKeyStore,
   JSON_KEYS_SCOPE,
   JsonKeyCipher,
+  masterKeyWrapper,
   requireMasterKeyOfStore,
   resolveMasterKey,
+  type KeyWrapper,
 } from '#libs/encryption';
 import { useJsonKeyCipher } from './common/json-keys-column.js';
 import type { Projection } from '#libs/event-store';
@@ -42,8 +44,10 @@ export async function openRuntimePersistence(
   config: StorageConfig,
   onError: (error: unknown) => void,
   poolSizes?: PoolSizes,
+  customKeys?: KeyWrapper,
 ): Promise<Persistence> {
-  const masterKey = await resolveMasterKey(config.masterKey);
+  // The application's own encryption (`encryption.path`) wraps the data keys in place of it.
+  const wrapper = customKeys ?? masterKeyWrapper(await resolveMasterKey(config.masterKey));
   return openPersistence({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -63,8 +67,9 @@ export async function openRuntimePersistence(
     poolSizes,
     onError,
     wrapEventStore: async (store, pool) => {
-      await requireMasterKeyOfStore(pool, masterKey);
-      const keys = new DataKeyStore(pool, masterKey);
+      if (!config.encryption) return store;
+      await requireMasterKeyOfStore(pool, wrapper);
+      const keys = new DataKeyStore(pool, wrapper);
       if (config.jsonKeys.length > 0) {
         const { key } = await keys.keyOf(JSON_KEYS_SCOPE);
         useJsonKeyCipher(new JsonKeyCipher(config.jsonKeys, key));

@@ -25,6 +25,11 @@ export interface RuntimeConfig {
    * directory), generated the first time.
    */
   readonly masterKey: MasterKeySources;
+  /**
+   * False with BERTH_ENCRYPTION=off: the log is written in clear and nothing can be erased from
+   * it. For measuring what encryption costs (npm run bench:encryption), never for a tenant.
+   */
+  readonly encryption: boolean;
   /** LANGGRAPH_AES_JSON_KEYS: the JSON keys whose values the read models keep encrypted. */
   readonly jsonKeys: readonly string[];
   readonly port: number;
@@ -109,7 +114,7 @@ export function removeSecrets(env: Record<string, string | undefined>): void {
 /** Where a runtime keeps its events and read models. */
 export type StorageConfig = Pick<
   RuntimeConfig,
-  'databaseUrl' | 'dataDir' | 'eventStoreUrl' | 'masterKey' | 'jsonKeys'
+  'databaseUrl' | 'dataDir' | 'eventStoreUrl' | 'masterKey' | 'jsonKeys' | 'encryption'
 >;
 
 /** The storage part alone, for tools that open a runtime's database without serving it. */
@@ -126,6 +131,7 @@ export function loadStorageConfig(env: Environment = process.env): StorageConfig
       keyFile: keyFile ? resolve(keyFile) : keyFileIn(dataDir),
     },
     jsonKeys: parseJsonKeys(env.LANGGRAPH_AES_JSON_KEYS),
+    encryption: text(env.BERTH_ENCRYPTION) !== 'off',
   };
 }
 

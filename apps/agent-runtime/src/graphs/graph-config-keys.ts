@@ -6,6 +6,7 @@ const READ = [
   'node_version',
   'http',
   'auth',
+  'encryption',
   'checkpointer',
   'store',
   'ui',
@@ -26,7 +27,6 @@ const IMAGE_ONLY = [
 ];
 /** Keys Berth knows but does not apply yet, each with what that means. */
 const NOT_APPLIED: Readonly<Record<string, string>> = {
-  encryption: 'custom encryption is not applied',
   webhooks: 'the webhooks section is not applied',
 };
 

@@ -64,6 +64,25 @@ export function moduleExportOf(
   };
 }
 
+/** Reads `encryption`: `path` names the application's encryption handlers. */
+export function parseEncryptionSection(
+  raw: unknown,
+  dir: string,
+  fail: (problem: string) => never,
+  warn: (warning: string) => void,
+): { readonly file: string; readonly exportName: string } | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRecord(raw)) return fail('"encryption" must be an object');
+  for (const key of Object.keys(raw)) {
+    if (key !== 'path') warn(`"encryption.${key}" is not a key Berth knows: it is ignored`);
+  }
+  if (typeof raw['path'] !== 'string') return fail('"encryption.path" must be "<file>:<export>"');
+  return (
+    moduleExportOf(raw['path'], dir) ??
+    fail(`"encryption.path" ${raw['path']} has no file before ":"`)
+  );
+}
+
 /** Reads `auth`: `path` names the application's `Auth` instance. */
 export function parseAuthSection(
   raw: unknown,

@@ -13,6 +13,7 @@ import {
 } from '#libs/graph-config';
 import {
   parseAuthSection,
+  parseEncryptionSection,
   parseCheckpointerSection,
   parseHttpSection,
   type CheckpointerSection,
@@ -49,6 +50,8 @@ export interface GraphConfig {
   readonly ui?: UiSection;
   /** `auth.path`: the application's `Auth` instance, `<file>:<export>`. */
   readonly auth?: { readonly file: string; readonly exportName: string };
+  /** `encryption.path`: the application's encryption handlers, `<file>:<export>`. */
+  readonly encryption?: { readonly file: string; readonly exportName: string };
   /** Keys and values read but not applied, each said once in the log. */
   readonly warnings: readonly string[];
 }
@@ -102,6 +105,7 @@ function parseOptionalSections(json: Record<string, unknown>, dir: string, fail:
   const sections = {
     http: parseHttpSection(json['http'], dir, fail, warn),
     auth: parseAuthSection(json['auth'], dir, fail, warn),
+    encryption: parseEncryptionSection(json['encryption'], dir, fail, warn),
     checkpointer: parseCheckpointerSection(json['checkpointer'], fail, warn),
     store: parseStoreSection(json['store'], dir, fail, warn),
     ui: parseUiSection(json['ui'], json['ui_config'], dir, fail, warn),

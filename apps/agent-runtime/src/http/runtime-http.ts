@@ -30,6 +30,8 @@ import { registerCustomRoutes } from './custom-routes.hook.js';
 import { serveQueueProcessPathsOnly } from './queue-only.hook.js';
 import { RUNTIME_RESPONSE_SCHEMAS } from './openapi-schemas.js';
 import type { ServedRoutes } from './served-routes.js';
+import { loadedCustomEncryption } from '../encryption/custom-encryption-loader.js';
+import { registerEncryptionContext } from '../encryption/encryption-context.hook.js';
 
 export interface RuntimeHttpOptions {
   readonly application: Application;
@@ -88,6 +90,8 @@ export function configureRuntimeHttp(
         request.berthInProcess !== undefined ||
         isPublic(request),
     });
+  const encryption = loadedCustomEncryption();
+  if (encryption) registerEncryptionContext(fastify, encryption);
   registerCustomRoutes(fastify, {
     customRoutes: () => routes.current,
     disabled,
