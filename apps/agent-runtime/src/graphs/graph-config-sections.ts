@@ -76,11 +76,7 @@ export function parseEncryptionSection(
   for (const key of Object.keys(raw)) {
     if (key !== 'path') warn(`"encryption.${key}" is not a key Berth knows: it is ignored`);
   }
-  if (typeof raw['path'] !== 'string') return fail('"encryption.path" must be "<file>:<export>"');
-  return (
-    moduleExportOf(raw['path'], dir) ??
-    fail(`"encryption.path" ${raw['path']} has no file before ":"`)
-  );
+  return sectionModule('encryption', raw['path'], dir, fail);
 }
 
 /** Reads `auth`: `path` names the application's `Auth` instance. */
@@ -101,10 +97,18 @@ export function parseAuthSection(
     );
   }
   if (raw['path'] === undefined) return undefined;
-  if (typeof raw['path'] !== 'string') return fail('"auth.path" must be "<file>:<export>"');
-  return (
-    moduleExportOf(raw['path'], dir) ?? fail(`"auth.path" ${raw['path']} has no file before ":"`)
-  );
+  return sectionModule('auth', raw['path'], dir, fail);
+}
+
+/** The module export a section's `path` names (`<file>:<export>`); anything else fails. */
+function sectionModule(
+  section: string,
+  path: unknown,
+  dir: string,
+  fail: (problem: string) => never,
+): { readonly file: string; readonly exportName: string } {
+  if (typeof path !== 'string') return fail(`"${section}.path" must be "<file>:<export>"`);
+  return moduleExportOf(path, dir) ?? fail(`"${section}.path" ${path} has no file before ":"`);
 }
 
 /**
