@@ -18,7 +18,8 @@ export class BatchStatement<Row extends ObjectLiteral> {
   private readonly columns: readonly {
     property: string;
     column: string;
-    transformer?: ValueTransformer | ValueTransformer[];
+    /** The column's transformers applied, as TypeORM's own writes would apply them. */
+    toDatabase: (value: unknown) => unknown;
   }[];
   private readonly key: { property: string; column: string };
 
@@ -31,7 +32,7 @@ export class BatchStatement<Row extends ObjectLiteral> {
     this.columns = metadata.columns.map((column) => ({
       property: column.propertyName,
       column: column.databaseName,
-      ...(column.transformer ? { transformer: column.transformer } : {}),
+      toDatabase: toDatabaseOf(column.transformer),
     }));
     const key = this.columns.find((column) => column.property === projection.key);
     if (!key) throw new Error(`${projection.name}: no column for the key ${projection.key}`);
@@ -64,14 +65,21 @@ export class BatchStatement<Row extends ObjectLiteral> {
 
   private toColumns(row: Row): Record<string, unknown> {
     const values: Record<string, unknown> = {};
-    // A column's transformer applies as TypeORM's own writes would apply it.
-    for (const { property, column, transformer } of this.columns) {
-      values[column] = [transformer ?? []]
-        .flat()
-        .reduce((value: unknown, each) => each.to(value) as unknown, row[property]);
+    for (const { property, column, toDatabase } of this.columns) {
+      values[column] = toDatabase(row[property]);
     }
     return values;
   }
+}
+
+const unchanged = (value: unknown): unknown => value;
+
+function toDatabaseOf(
+  transformer: ValueTransformer | ValueTransformer[] | undefined,
+): (value: unknown) => unknown {
+  if (transformer === undefined) return unchanged;
+  const each = [transformer].flat();
+  return (value) => each.reduce((changed: unknown, one) => one.to(changed) as unknown, value);
 }
 
 function statementFor(
