@@ -6,7 +6,11 @@ import { createTestDatabase, type TestDatabase } from '../../support/test-databa
 import { within } from '../../support/within.js';
 
 const MINUTE = 60_000;
-const env = { BERTH_CRON_POLL_SECONDS: '1', BERTH_THREAD_SWEEP_SECONDS: '1' };
+const SECOND = 1_000;
+/** About how long after its start the replicas answer and the crons are made. */
+const EXPECTED_START_MS = 15_000;
+/** Where in its minute the scheduler's clock should be when the crons are made. */
+const CREATE_AT_PHASE_MS = { earliest: 40_000, aimed: 48_000, latest: 57_000 };
 
 interface Fired {
   readonly tick: string;
@@ -19,13 +23,34 @@ interface Fired {
  * Crons on real minute boundaries, with two runtime processes on one database: each tick makes
  * exactly one run, and a tick missed while every process was down makes one catch-up run (the
  * replica started again told, by BERTH_CRON_CLOCK_AHEAD_SECONDS, that a minute has passed).
+ * The replicas' cron clock runs ahead by less than a minute, so that the crons are made a few
+ * seconds before its minute ends, and before the machine's: their first tick comes at once, not
+ * up to a minute later, and is still the first tick after their creation on either clock.
  */
 describe('cron firing across replicas and restarts', () => {
   let database: TestDatabase;
   let replicas: RuntimeProcess[] = [];
+  let aheadMs = 0;
+  let env: Record<string, string> = {};
+
+  /** Resolves once the scheduler's clock is late in the same minute as the machine's. */
+  const untilLateInSchedulerMinute = async (): Promise<void> => {
+    const inWindow = (): boolean => {
+      const phase = (Date.now() % MINUTE) + aheadMs;
+      return phase >= CREATE_AT_PHASE_MS.earliest && phase <= CREATE_AT_PHASE_MS.latest;
+    };
+    while (!inWindow()) await new Promise((done) => setTimeout(done, 100));
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase('cron_firing');
+    const phase = (Date.now() + EXPECTED_START_MS) % MINUTE;
+    aheadMs = Math.max(0, Math.floor((CREATE_AT_PHASE_MS.aimed - phase) / SECOND) * SECOND);
+    env = {
+      BERTH_CRON_POLL_SECONDS: '1',
+      BERTH_THREAD_SWEEP_SECONDS: '1',
+      BERTH_CRON_CLOCK_AHEAD_SECONDS: String(aheadMs / SECOND),
+    };
     replicas = await Promise.all([
       startRuntime({ databaseUrl: database.url, env }),
       startRuntime({ databaseUrl: database.url, env }),
@@ -85,6 +110,7 @@ describe('cron firing across replicas and restarts', () => {
       if (!first) throw new Error('no replica');
       const client = new Client({ apiUrl: first.url, apiKey: first.apiKey });
       const thread = await client.threads.create();
+      await within(untilLateInSchedulerMinute(), MINUTE, 'the scheduler late in its minute');
       const stateless = await client.crons.create('custom', {
         schedule: '* * * * *',
         input: { steps: 1 },
@@ -101,7 +127,7 @@ describe('cron firing across replicas and restarts', () => {
         input: { steps: 1 },
       });
 
-      const two = await untilFired(stateless.cron_id, 2, 2 * MINUTE + 20_000);
+      const two = await untilFired(stateless.cron_id, 2, MINUTE + 40_000);
       const [tick1, tick2] = two.map((fire) => Date.parse(fire.tick));
       expect(tick1).toBeGreaterThan(createdAt);
       expect(tick1).toBeLessThanOrEqual(createdAt + MINUTE);
@@ -150,8 +176,8 @@ describe('cron firing across replicas and restarts', () => {
       expect(listed.every((run) => run.metadata?.['cron_id'] === onThread.cron_id)).toBe(true);
 
       // Every replica dies at once, just after a tick; the next tick passes while none runs: the
-      // replica started again keeps the cron scheduler's clock a minute ahead of the machine's,
-      // so that tick is past when it starts, as after a minute down.
+      // replica started again keeps the cron scheduler's clock a minute further ahead, so that
+      // tick is past when it starts, as after a minute down.
       const before = await fired(stateless.cron_id);
       await Promise.all(replicas.map((replica) => replica.kill()));
       const lastTick = Date.parse(before.at(-1)?.tick ?? '');
@@ -159,7 +185,7 @@ describe('cron firing across replicas and restarts', () => {
       replicas = [
         await startRuntime({
           databaseUrl: database.url,
-          env: { ...env, BERTH_CRON_CLOCK_AHEAD_SECONDS: String(MINUTE / 1000) },
+          env: { ...env, BERTH_CRON_CLOCK_AHEAD_SECONDS: String((aheadMs + MINUTE) / SECOND) },
         }),
       ];
 
