@@ -150,12 +150,16 @@ describeWhereSealable("a jail's network of its own, Berth running as root", () =
     await addGraph(app.dir, 'connect', CONNECT_GRAPH);
     await addGraph(app.dir, 'flood', FLOOD_GRAPH);
     const { archive } = await packDirectory(app.dir);
-    // The build reaches the package registry (the internet) from its jail.
-    const mine = await deployAs(cp, TEST_API_KEY, 'network-probe', archive, {
-      build_command:
-        'npm install --no-save --no-audit --no-fund --no-package-lock is-number@7.0.0 && ' +
-        `node -e "console.log('REGISTRY ' + require('is-number')(7))"`,
-    });
+    // The two tenants deploy side by side. The build reaches the package registry (the
+    // internet) from its jail.
+    const [mine, theirs] = await Promise.all([
+      deployAs(cp, TEST_API_KEY, 'network-probe', archive, {
+        build_command:
+          'npm install --no-save --no-audit --no-fund --no-package-lock is-number@7.0.0 && ' +
+          `node -e "console.log('REGISTRY ' + require('is-number')(7))"`,
+      }),
+      deployAs(cp, OTHER_TENANT_KEY, 'network-neighbour', await packExample()),
+    ]);
     expect(mine.revision.status).toBe('DEPLOYED');
     expect(await revisionLogs(cp, mine.deployment.id, mine.revision.id, 'build')).toContain(
       'REGISTRY true',
@@ -164,7 +168,6 @@ describeWhereSealable("a jail's network of its own, Berth running as root", () =
       apiUrl: mine.deployment.source_config.custom_url ?? '',
       apiKey: TEST_API_KEY,
     });
-    const theirs = await deployAs(cp, OTHER_TENANT_KEY, 'network-neighbour', await packExample());
     expect(theirs.revision.status).toBe('DEPLOYED');
     other = new Client({
       apiUrl: theirs.deployment.source_config.custom_url ?? '',
