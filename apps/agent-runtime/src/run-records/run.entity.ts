@@ -138,4 +138,32 @@ export const RUN_MIGRATIONS = [
       $$;
     `,
   },
+  {
+    version: 2206,
+    name: 'a run queued when its thread has none, looked at in one snapshot',
+    // 2205 looked twice: a worker's removal of the thread's last run committed between the look
+    // and the list made the list empty, which the caller reads as queued, and the run was never
+    // queued. The list is the look now: rows back, nothing queued; none, the run is queued.
+    sql: `
+      create or replace function run_queue_admit_if_idle(p_lock_key text, p_thread uuid,
+                                                         p_run uuid, p_payload jsonb,
+                                                         p_not_before timestamptz,
+                                                         p_channel text, p_notice text,
+                                                         p_caller jsonb)
+      returns table (queued_run uuid)
+      language plpgsql volatile as $$
+      begin
+        perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
+        return query select q.run_id from run_queue q where q.thread_id = p_thread
+                      order by q.created_at;
+        if found then
+          return;
+        end if;
+        insert into run_queue (run_id, thread_id, status, payload, not_before, caller)
+        values (p_run, p_thread, 'pending', p_payload, p_not_before, p_caller);
+        perform pg_notify(p_channel, p_notice);
+      end;
+      $$;
+    `,
+  },
 ];
