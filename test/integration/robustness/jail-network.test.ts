@@ -151,12 +151,14 @@ describeWhereSealable("a jail's network of its own, Berth running as root", () =
     await addGraph(app.dir, 'flood', FLOOD_GRAPH);
     const { archive } = await packDirectory(app.dir);
     // The two tenants deploy side by side. The build reaches the package registry (the
-    // internet) from its jail.
+    // internet) from its jail: one package installed into a folder of its own, so that the
+    // app's dependencies are not resolved again.
     const [mine, theirs] = await Promise.all([
       deployAs(cp, TEST_API_KEY, 'network-probe', archive, {
         build_command:
-          'npm install --no-save --no-audit --no-fund --no-package-lock is-number@7.0.0 && ' +
-          `node -e "console.log('REGISTRY ' + require('is-number')(7))"`,
+          'npm install --prefix registry-probe --no-save --no-audit --no-fund ' +
+          '--no-package-lock is-number@7.0.0 && ' +
+          `node -e "console.log('REGISTRY ' + require('./registry-probe/node_modules/is-number')(7))"`,
       }),
       deployAs(cp, OTHER_TENANT_KEY, 'network-neighbour', await packExample()),
     ]);
