@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { Client } from '@langchain/langgraph-sdk';
 import { packDirectory } from '#libs/source-archive';
@@ -17,6 +19,8 @@ import { packExample, revisionLogs } from '../../support/deployment-flow.js';
 import { deployAs, sealableOrSkipped } from '../../support/tenant-deploy.js';
 
 jest.setTimeout(300_000);
+/** Its runtimes stop and its HTTP server drains: seconds, not the harness's minute of grace. */
+const STOP_WITHIN_MS = 20_000;
 
 /** Connects to each `host:port` and says how it went: `connected`, or the error's code. */
 const TRY_CONNECT = `
@@ -241,5 +245,12 @@ describeWhereSealable("a jail's network of its own, Berth running as root", () =
     expect(outcome.challenged).toBeLessThanOrEqual(20);
     expect(outcome.refused).toBeGreaterThanOrEqual(count - 20);
     expect(outcome.closedByServer + outcome.refused).toBe(count);
+  });
+
+  it('stops on SIGTERM after the flood, whatever the gates saw', async () => {
+    const exited = once(cp.child, 'exit');
+    cp.child.kill('SIGTERM');
+    const [code] = await Promise.race([exited, delay(STOP_WITHIN_MS, ['still running'])]);
+    expect(code).toBe(0);
   });
 });

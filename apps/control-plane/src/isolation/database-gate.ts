@@ -51,6 +51,7 @@ export type DatabaseGateOptions = {
 export class DatabaseGate {
   private readonly server: Server;
   private readonly open = new Set<Socket>();
+  private readonly accepted = new Set<Socket>();
 
   constructor(private readonly options: DatabaseGateOptions) {
     this.server = createServer((client) => {
@@ -73,7 +74,7 @@ export class DatabaseGate {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.open) socket.destroy();
+    for (const socket of this.accepted) socket.destroy();
     await new Promise<void>((resolve) =>
       this.server.close(() => {
         resolve();
@@ -83,6 +84,9 @@ export class DatabaseGate {
 
   private admit(client: Socket): void {
     client.on('error', () => undefined);
+    // Refused ones too: a tenant that never closes its side must not keep close() waiting.
+    this.accepted.add(client);
+    client.once('close', () => this.accepted.delete(client));
     if (this.open.size >= this.options.maxConnections) {
       client.end(
         errorResponse(

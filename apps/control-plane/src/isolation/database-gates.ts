@@ -7,6 +7,8 @@ import type { DatabaseGateOptions } from './database-gate.js';
 const GATE_SCRIPT = fileURLToPath(new URL('./database-gate-main.js', import.meta.url));
 const FIRST_RESTART_MS = 100;
 const LONGEST_RESTART_MS = 5_000;
+/** How long the gate process is given to end once let go of, before it is killed. */
+const STOP_GRACE_MS = 2_000;
 
 type Pending = { resolve: () => void; reject: (error: Error) => void };
 
@@ -35,7 +37,7 @@ export class DatabaseGates {
     await this.request({ kind: 'close', id });
   }
 
-  /** At shutdown: the gate process ends, and with it every gate. */
+  /** At shutdown: the gate process ends, and with it every gate and its connections. */
   async stop(): Promise<void> {
     this.closed = true;
     const child = this.child;
@@ -43,7 +45,9 @@ export class DatabaseGates {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
     child.disconnect();
+    const killed = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
+    clearTimeout(killed);
   }
 
   /** The gate process's pid, for tests and the log; undefined when none runs. */

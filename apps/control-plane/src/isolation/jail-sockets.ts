@@ -47,7 +47,7 @@ const CONTROL_PLANE_RELAY_CONNECTIONS = 64;
  */
 export class JailSockets {
   private readonly platforms = new Map<string, Promise<PlatformSockets>>();
-  private readonly closers = new Map<string, () => Promise<void>>();
+  private readonly relays = new Map<string, Relay>();
 
   private constructor(
     private readonly root: string,
@@ -76,17 +76,26 @@ export class JailSockets {
   }
 
   async closePlatform(deploymentId: string): Promise<void> {
-    const close = this.closers.get(deploymentId);
-    this.closers.delete(deploymentId);
+    const relay = this.relays.get(deploymentId);
+    this.relays.delete(deploymentId);
     this.platforms.delete(deploymentId);
-    await close?.();
+    await Promise.all([
+      this.gates.close(deploymentId),
+      relay && closeServer(relay.server, relay.open),
+    ]);
     await rm(join(this.root, deploymentId), { recursive: true, force: true });
   }
 
-  /** At shutdown, once every jail has ended: every socket closed, and the directory removed. */
+  /**
+   * At shutdown, once every jail has ended: every socket closed, and the directory removed. The
+   * gates end with their process, not one by one: nothing a tenant holds open is waited for.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.closers.keys()].map((id) => this.closePlatform(id)));
     await this.gates.stop();
+    const relays = [...this.relays.values()];
+    this.relays.clear();
+    this.platforms.clear();
+    await Promise.all(relays.map((relay) => closeServer(relay.server, relay.open)));
     await rm(this.root, { recursive: true, force: true });
   }
 
@@ -138,18 +147,15 @@ export class JailSockets {
     });
     const controlPlaneSocket = join(dir, 'control-plane.sock');
     const relay = await relayTo(controlPlaneSocket, options.controlPlanePort);
-    this.closers.set(deploymentId, async () => {
-      await Promise.all([this.gates.close(deploymentId), closeServer(relay.server, relay.open)]);
-    });
+    this.relays.set(deploymentId, relay);
     return { dir, databaseDir, controlPlaneSocket };
   }
 }
 
+type Relay = { readonly server: Server; readonly open: Set<Socket> };
+
 /** A Unix socket relayed to the control plane's own port on loopback, a few connections at once. */
-async function relayTo(
-  socketPath: string,
-  port: number,
-): Promise<{ server: Server; open: Set<Socket> }> {
+async function relayTo(socketPath: string, port: number): Promise<Relay> {
   const open = new Set<Socket>();
   const server = createServer((client) => {
     client.on('error', () => undefined);
