@@ -5,6 +5,7 @@
  */
 export class DataKeyCache {
   private readonly keys = new Map<string, { key: Buffer; scope: string; at: number }>();
+  private newest: string | undefined;
 
   constructor(
     private readonly maxKeys = 10_000,
@@ -15,15 +16,24 @@ export class DataKeyCache {
   get(keyId: string): Buffer | undefined {
     const entry = this.keys.get(keyId);
     if (!entry) return undefined;
-    this.keys.delete(keyId);
-    if (this.now() - entry.at > this.maxAgeMs) return undefined;
-    this.keys.set(keyId, entry);
+    if (this.now() - entry.at > this.maxAgeMs) {
+      this.keys.delete(keyId);
+      if (this.newest === keyId) this.newest = undefined;
+      return undefined;
+    }
+    // Reads come in runs of one key (a thread's events): moving the newest again changes nothing.
+    if (this.newest !== keyId) {
+      this.keys.delete(keyId);
+      this.keys.set(keyId, entry);
+      this.newest = keyId;
+    }
     return entry.key;
   }
 
   set(keyId: string, scope: string, key: Buffer): void {
     this.keys.delete(keyId);
     this.keys.set(keyId, { key, scope, at: this.now() });
+    this.newest = keyId;
     for (const oldest of this.keys.keys()) {
       if (this.keys.size <= this.maxKeys) break;
       this.keys.delete(oldest);
@@ -33,7 +43,9 @@ export class DataKeyCache {
   /** Forgets every key of the scope (it was destroyed). */
   forgetScope(scope: string): void {
     for (const [keyId, entry] of this.keys) {
-      if (entry.scope === scope) this.keys.delete(keyId);
+      if (entry.scope !== scope) continue;
+      this.keys.delete(keyId);
+      if (this.newest === keyId) this.newest = undefined;
     }
   }
 

@@ -119,6 +119,11 @@ export class DataKeyStore {
     return keyId !== undefined && this.cache.get(keyId) !== undefined;
   }
 
+  /** The key of that id when this process holds it in memory: no round trip. */
+  keyInMemory(keyId: string): Buffer | undefined {
+    return this.cache.get(keyId);
+  }
+
   /** The key of that id, or undefined when it was destroyed (or never was). */
   keyById(keyId: string): Promise<Buffer | undefined> {
     const cached = this.cache.get(keyId);

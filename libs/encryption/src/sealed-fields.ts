@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { decryptBytes, encryptBytes } from './aes-gcm.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -12,7 +13,16 @@ export interface SealedFields {
   /** How long their JSON text was, in bytes: what the audit may know of them. */
   readonly bytes: number;
   readonly value: string;
+  /** Whether the text was deflated before it was encrypted (long texts: see `DEFLATE_FROM`). */
+  readonly deflated?: true;
 }
+
+/**
+ * From this length on, the JSON text is deflated (raw, level 1) before it is encrypted: a
+ * ciphertext does not compress, so PostgreSQL's own compression of long values no longer works
+ * for it, and the log would otherwise store, send and decode every long event whole.
+ */
+const DEFLATE_FROM = 1024;
 
 const contextOf = (keyId: string): string => `berth fields\0${keyId}`;
 
@@ -32,18 +42,21 @@ export function sealFields(
   const secret: JsonFields = {};
   let secrets = 0;
   for (const [field, value] of Object.entries(data)) {
-    if (isClear(field, value)) clear[field] = value;
+    if (isClear(field, value)) put(clear, field, value);
     else {
-      secret[field] = value;
+      put(secret, field, value);
       secrets += 1;
     }
   }
   if (secrets === 0 && !always) return data;
   const text = Buffer.from(JSON.stringify(secret), 'utf8');
+  const deflated = text.length >= DEFLATE_FROM ? deflateRawSync(text, { level: 1 }) : undefined;
+  const smaller = deflated && deflated.length < text.length ? deflated : undefined;
   const sealed: SealedFields = {
     key_id: keyId,
     bytes: text.length,
-    value: encryptBytes(key, text, contextOf(keyId)),
+    value: encryptBytes(key, smaller ?? text, contextOf(keyId)),
+    ...(smaller ? { deflated: true as const } : {}),
   };
   return { ...clear, [SEALED_FIELD]: sealed as unknown as Json };
 }
@@ -52,22 +65,44 @@ export function sealFields(
 export function sealedPartOf(data: JsonFields): SealedFields | undefined {
   const sealed = data[SEALED_FIELD];
   if (sealed === null || typeof sealed !== 'object' || Array.isArray(sealed)) return undefined;
-  const { key_id: keyId, bytes, value } = sealed;
+  const { key_id: keyId, bytes, value, deflated } = sealed;
   if (typeof keyId !== 'string' || typeof value !== 'string' || typeof bytes !== 'number') {
     return undefined;
   }
-  return { key_id: keyId, bytes, value };
+  return deflated === true
+    ? { key_id: keyId, bytes, value, deflated }
+    : { key_id: keyId, bytes, value };
 }
 
 /** `data` whole again, its sealed fields opened with the key `sealedPartOf` named. */
 export function openFields(data: JsonFields, sealed: SealedFields, key: Buffer): JsonFields {
-  const secret = JSON.parse(
-    decryptBytes(key, sealed.value, contextOf(sealed.key_id)).toString('utf8'),
-  ) as JsonFields;
-  return { ...skeletonOf(data), ...secret };
+  const opened = decryptBytes(key, sealed.value, contextOf(sealed.key_id));
+  const text = sealed.deflated ? inflateRawSync(opened, { maxOutputLength: sealed.bytes }) : opened;
+  const secret = JSON.parse(text.toString('utf8')) as JsonFields;
+  const whole = skeletonOf(data);
+  for (const field in secret) put(whole, field, secret[field] as Json);
+  return whole;
 }
 
 /** `data` without its sealed fields: the skeleton left when their key is gone. */
 export function skeletonOf(data: JsonFields): JsonFields {
-  return Object.fromEntries(Object.entries(data).filter(([field]) => field !== SEALED_FIELD));
+  const skeleton: JsonFields = {};
+  for (const field in data) {
+    if (field !== SEALED_FIELD) put(skeleton, field, data[field] as Json);
+  }
+  return skeleton;
+}
+
+/** Sets an own field, as JSON.parse does: a field named `__proto__` too. */
+function put(target: JsonFields, field: string, value: Json): void {
+  if (field === '__proto__') {
+    Object.defineProperty(target, field, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[field] = value;
+  }
 }

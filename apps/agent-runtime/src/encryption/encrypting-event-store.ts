@@ -4,6 +4,7 @@ import {
   sealFields,
   skeletonOf,
   type DataKeyStore,
+  type SealedFields,
 } from '#libs/encryption';
 import {
   EventStore,
@@ -128,11 +129,11 @@ export class EncryptingEventStore extends EventStore {
   }
 
   subscribeToStream(streamId: string, options?: StreamSubscriptionOptions): Subscription {
-    return this.opened(this.inner.subscribeToStream(streamId, options));
+    return this.openedSubscription(this.inner.subscribeToStream(streamId, options));
   }
 
   subscribeToLog(options?: LogSubscriptionOptions): Subscription {
-    return this.opened(this.inner.subscribeToLog(options));
+    return this.openedSubscription(this.inner.subscribeToLog(options));
   }
 
   deleteStream(streamId: string): Promise<void> {
@@ -188,20 +189,49 @@ export class EncryptingEventStore extends EventStore {
     if (resource) await this.resources.afterAppend(resource, events);
   }
 
-  private openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
-    return Promise.all(events.map((event) => this.open(event)));
+  /** Opened in place when every key is in memory (a replay's case); with a lookup where one is not. */
+  private openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> | RecordedEvent[] {
+    const opened: RecordedEvent[] = new Array<RecordedEvent>(events.length);
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index] as RecordedEvent;
+      const now = this.openNow(event);
+      if (now === undefined) return this.openRest(opened, events, index);
+      opened[index] = now;
+    }
+    return opened;
+  }
+
+  private async openRest(
+    opened: RecordedEvent[],
+    events: readonly RecordedEvent[],
+    from: number,
+  ): Promise<RecordedEvent[]> {
+    const rest = await Promise.all(events.slice(from).map((event) => this.open(event)));
+    rest.forEach((event, offset) => {
+      opened[from + offset] = event;
+    });
+    return opened;
   }
 
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
-    const stream = threadStreamOf(event.streamId);
-    if (stream) this.notice(stream, event);
-    else {
-      const resource = resourceStreamOf(event.streamId);
-      if (resource) this.resources.notice(resource, event);
-    }
-    const sealed = sealedPartOf(event.data);
+    const sealed = this.notice(event);
     if (!sealed) return event;
-    const key = await this.keys.keyById(sealed.key_id);
+    return this.opened(event, sealed, await this.keys.keyById(sealed.key_id));
+  }
+
+  /** The event opened, or undefined when its key must be looked up first. */
+  private openNow(event: RecordedEvent): RecordedEvent | undefined {
+    const sealed = this.notice(event);
+    if (!sealed) return event;
+    const key = this.keys.keyInMemory(sealed.key_id);
+    return key && this.opened(event, sealed, key);
+  }
+
+  private opened(
+    event: RecordedEvent,
+    sealed: SealedFields,
+    key: Buffer | undefined,
+  ): RecordedEvent {
     if (!key) {
       const skeleton = skeletonOf(event.data);
       return {
@@ -213,14 +243,26 @@ export class EncryptingEventStore extends EventStore {
     return { ...event, data: openFields(event.data, sealed, key) };
   }
 
+  /** Notes what the event tells of threads and resources; returns its sealed part, if it has one. */
+  private notice(event: RecordedEvent): SealedFields | undefined {
+    const stream = threadStreamOf(event.streamId);
+    if (stream) this.noticeThread(stream, event);
+    else {
+      const resource = resourceStreamOf(event.streamId);
+      if (resource) this.resources.notice(resource, event);
+    }
+    return sealedPartOf(event.data);
+  }
+
   /** What a read tells of threads: which thread a run belongs to, which thread is gone. */
-  private notice(stream: ThreadStreamOf, event: RecordedEvent): void {
+  private noticeThread(stream: ThreadStreamOf, event: RecordedEvent): void {
     if (stream.kind === 'run') this.threads.noteRun(stream.runId, event.data['thread_id']);
     if (stream.kind === 'thread' && isErasure(event.type)) this.threads.forget(stream.threadId);
   }
 
-  private opened(subscription: Subscription): Subscription {
-    const open = (event: RecordedEvent): Promise<RecordedEvent> => this.open(event);
+  private openedSubscription(subscription: Subscription): Subscription {
+    const open = (event: RecordedEvent): RecordedEvent | Promise<RecordedEvent> =>
+      this.openNow(event) ?? this.open(event);
     return {
       close: () => subscription.close(),
       ...(subscription.readNow ? { readNow: () => subscription.readNow?.() } : {}),
