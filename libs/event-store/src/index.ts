@@ -11,6 +11,7 @@ export {
   ProjectionTimeoutError,
   type ProjectionRunnerOptions,
 } from './projections/projection-runner.js';
+export { rebuildTogether } from './projections/rebuild-together.js';
 export {
   describeProjectionFailure,
   ProjectionStuckError,

@@ -1,11 +1,13 @@
+import { rebuildTogether } from '#libs/event-store';
 import type { Persistence } from './persistence.js';
 
 /**
  * Empties the named read models (all when none is named) and projects the whole log into them
- * again, reporting each as it finishes. An unknown name fails before anything is emptied.
+ * again, from one read of the log, reporting each once done. An unknown name fails before
+ * anything is emptied.
  */
 export async function rebuildProjections(
-  persistence: Pick<Persistence, 'runners'>,
+  persistence: Pick<Persistence, 'runners' | 'eventStore'>,
   names: readonly string[],
   report: (line: string) => void,
 ): Promise<void> {
@@ -14,10 +16,12 @@ export async function rebuildProjections(
   if (unknown.length > 0) {
     throw new Error(`Unknown projection ${unknown.join(', ')}; known: ${known.join(', ')}`);
   }
-  for (const runner of persistence.runners) {
-    if (names.length > 0 && !names.includes(runner.projection.name)) continue;
-    const started = Date.now();
-    const events = await runner.rebuild();
+  const chosen = persistence.runners.filter(
+    (runner) => names.length === 0 || names.includes(runner.projection.name),
+  );
+  const started = Date.now();
+  const events = await rebuildTogether(persistence.eventStore, chosen);
+  for (const runner of chosen) {
     report(`${runner.projection.name}: ${events} events projected in ${Date.now() - started} ms`);
   }
 }

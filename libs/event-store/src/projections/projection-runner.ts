@@ -165,13 +165,32 @@ export class ProjectionRunner<Row extends ObjectLiteral> {
 
   /** Empties the read model and its checkpoint, then projects the whole log again. */
   async rebuild(): Promise<number> {
+    await this.empty();
+    return this.catchUp();
+  }
+
+  /** Empties the read model and its checkpoint: the log is to be projected again from its start. */
+  async empty(): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await projectionCheckpoints.ensure(manager, this.projection.name);
       await projectionCheckpoints.read(manager, this.projection.name, true);
       await manager.getRepository(this.projection.entity).clear();
       await projectionCheckpoints.write(manager, this.projection.name, LOG_START);
     });
-    return this.catchUp();
+    this.rows.clear();
+    this.persisted = LOG_START;
+    this.cursor = LOG_START;
+  }
+
+  /**
+   * Applies a batch of the log that another read (see `rebuildTogether`), following on from this
+   * runner's cursor; returns whether the cursor now stands at its end (not when another writer of
+   * the read model moved the checkpoint meanwhile).
+   */
+  async project(batch: RecordedEvent[]): Promise<boolean> {
+    const last = batch.at(-1)?.logPosition;
+    await this.apply(batch);
+    return last !== undefined && compareLogPositions(this.cursor, last) === 0;
   }
 
   /**
