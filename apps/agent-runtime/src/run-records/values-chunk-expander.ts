@@ -16,6 +16,8 @@ interface Known {
 
 /** Where a run's outcome may sit: last, or before a `RunDeleted`. */
 const OUTCOME_SEARCH = 3;
+/** Chunks and outcomes a reader keeps whole, the oldest forgotten first. */
+const MAX_KNOWN = 1_000;
 
 /**
  * Gives a reader of run streams every `values` chunk whole, as it was emitted: a chunk stored as
@@ -37,7 +39,7 @@ export class ValuesChunkExpander {
     const key = `${event.streamId}\n${name}`;
     const extension = chunkExtensionOf(event.data);
     if (!extension) {
-      if (isJsonObject(data)) this.known.set(key, { seq, whole: data });
+      if (isJsonObject(data)) this.remember(key, { seq, whole: data });
       return event;
     }
     if (!isJsonObject(data)) {
@@ -45,19 +47,27 @@ export class ValuesChunkExpander {
     }
     const base = await this.baseOf(event, name, extension);
     const whole = foldObjectDelta(base, { value: data, ...extension });
-    this.known.set(key, { seq, whole });
+    this.remember(key, { seq, whole });
     return { ...event, data: { seq, event: name, data: whole } };
   }
 
-  /** A run's outcome with its final values whole. */
+  /**
+   * A run's outcome with its final values whole, kept: the thread's next run most often extends
+   * them, and is then folded without reading this run again.
+   */
   private async expandOutcome(event: RecordedEvent): Promise<RecordedEvent> {
     const extension = chunkExtensionOf(event.data, 'values_extends');
     const values = event.data['values'];
-    if (!extension) return event;
+    const key = `${event.streamId}\nRunFinished`;
+    if (!extension) {
+      if (isJsonObject(values)) this.remember(key, { seq: -1, whole: values });
+      return event;
+    }
     if (!isJsonObject(values))
       throw new Error(`The final values of ${event.streamId} are not an object`);
     const base = await this.baseOf(event, ROOT_VALUES, extension);
     const whole = foldObjectDelta(base, { value: values, ...extension });
+    this.remember(key, { seq: -1, whole });
     return { ...event, data: { ...event.data, values: whole, values_extends: null } };
   }
 
@@ -103,6 +113,14 @@ export class ValuesChunkExpander {
     );
   }
 
+  private remember(key: string, known: Known): void {
+    this.known.delete(key);
+    this.known.set(key, known);
+    if (this.known.size <= MAX_KNOWN) return;
+    const oldest = this.known.keys().next().value;
+    if (oldest !== undefined) this.known.delete(oldest);
+  }
+
   /** The values an earlier run ended with (its `RunFinished`), which it keeps for good. */
   private async finalValuesOf(runId: string): Promise<JsonObject> {
     const key = `${runStream(runId)}\nRunFinished`;
@@ -117,7 +135,6 @@ export class ValuesChunkExpander {
     if (!isJsonObject(values)) {
       throw new Error(`Run ${runId}, whose final values a later run extends, has none`);
     }
-    this.known.set(key, { seq: -1, whole: values });
     return values;
   }
 }
