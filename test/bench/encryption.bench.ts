@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { rebuildProjections } from '#libs/persistence';
 import { loadStorageConfig } from '../../apps/agent-runtime/src/runtime.config.js';
 import { openRuntimePersistence } from '../../apps/agent-runtime/src/runtime-persistence.js';
@@ -10,15 +11,16 @@ import { openBenchDatabase } from './bench-support.js';
 
 /**
  * `npm run bench:encryption`: what encryption at rest costs, measured side by side in one run.
- * For each mode (BERTH_ENCRYPTION=off, then on, as many rounds as BENCH_ENCRYPTION_ROUNDS) a
- * fresh database and runtime: the runtime phase (threads in parallel, runs/wait one after the
- * other on each, runs/s), then the replay phase (every read model rebuilt from zero through the
- * runtime's event store, which opens each event, events/s). The best round of each mode counts.
+ * Each round fills a fresh database per mode (BERTH_ENCRYPTION=off and on, the first alternating
+ * between rounds) through a runtime: the runtime phase (threads in parallel, runs/wait one after
+ * the other on each, runs/s). Then the replay phase: every read model of both logs rebuilt from
+ * zero through the runtime's event store, which opens each event, the modes taking turns
+ * (events projected per second). The best of each mode counts.
  */
-const THREADS = Math.max(1, Number(process.env.BENCH_ENCRYPTION_THREADS ?? 10));
-const RUNS_PER_THREAD = Math.max(1, Number(process.env.BENCH_ENCRYPTION_RUNS ?? 5));
+const THREADS = Math.max(1, Number(process.env.BENCH_ENCRYPTION_THREADS ?? 20));
+const RUNS_PER_THREAD = Math.max(1, Number(process.env.BENCH_ENCRYPTION_RUNS ?? 10));
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ENCRYPTION_ROUNDS ?? 2));
-const REPLAYS = 2;
+const REPLAYS = Math.max(1, Number(process.env.BENCH_ENCRYPTION_REPLAYS ?? 5));
 const MASTER_KEY = randomBytes(32).toString('hex');
 
 type Mode = 'off' | 'on';
@@ -63,29 +65,15 @@ async function runtimePhase(url: string, apiKey: string): Promise<number> {
   return (THREADS * RUNS_PER_THREAD) / ((performance.now() - started) / 1000);
 }
 
-async function replayPhase(env: Record<string, string>): Promise<{ rate: number; events: number }> {
-  const persistence = await openRuntimePersistence(loadStorageConfig(env), (error) => {
-    console.error(error);
-  });
-  try {
-    let best = 0;
-    let events = 0;
-    for (let replay = 0; replay < REPLAYS; replay += 1) {
-      let replayed = 0;
-      const started = performance.now();
-      await rebuildProjections(persistence, [], (line) => {
-        replayed += Number(/: (\d+) events/.exec(line)?.[1] ?? 0);
-      });
-      events = replayed;
-      best = Math.max(best, replayed / ((performance.now() - started) / 1000));
-    }
-    return { rate: best, events };
-  } finally {
-    await persistence.close();
-  }
+/** A mode's database after its runtime phase, and the environment a runtime reads it with. */
+interface Filled {
+  readonly mode: Mode;
+  readonly runsPerSecond: number;
+  readonly env: Record<string, string>;
+  readonly database: Awaited<ReturnType<typeof openBenchDatabase>>;
 }
 
-async function round(mode: Mode): Promise<Round> {
+async function fill(mode: Mode): Promise<Filled> {
   const database = await openBenchDatabase(`encryption_${mode}`);
   const env = {
     DATABASE_URL: database.url,
@@ -96,16 +84,92 @@ async function round(mode: Mode): Promise<Round> {
   };
   try {
     const runtime = await startRuntime({ databaseUrl: database.url, env });
-    let runsPerSecond: number;
     try {
-      runsPerSecond = await runtimePhase(runtime.url, runtime.apiKey);
+      return {
+        mode,
+        runsPerSecond: await runtimePhase(runtime.url, runtime.apiKey),
+        env,
+        database,
+      };
     } finally {
       await runtime.stop();
     }
-    const replay = await replayPhase(env);
-    return { runsPerSecond, replayEventsPerSecond: replay.rate, events: replay.events };
-  } finally {
+  } catch (error) {
     await database.close();
+    throw error;
+  }
+}
+
+/**
+ * Every read model of both logs rebuilt from zero, the modes taking turns `REPLAYS` times in this
+ * one process (so that neither gets the JIT's or the caches' warm-up alone); the best of each.
+ */
+async function replayPhase(filled: readonly Filled[]): Promise<Map<Mode, number>> {
+  const opened = await Promise.all(
+    filled.map(async (one) => ({
+      mode: one.mode,
+      persistence: await openRuntimePersistence(loadStorageConfig(one.env), (error) => {
+        console.error(error);
+      }),
+    })),
+  );
+  const best = new Map<Mode, number>();
+  try {
+    for (let replay = 0; replay < REPLAYS; replay += 1) {
+      for (const { mode, persistence } of replay % 2 === 0 ? opened : [...opened].reverse()) {
+        let replayed = 0;
+        const started = performance.now();
+        await rebuildProjections(persistence, [], (line) => {
+          replayed += Number(/: (\d+) events/.exec(line)?.[1] ?? 0);
+        });
+        const rate = replayed / ((performance.now() - started) / 1000);
+        best.set(mode, Math.max(best.get(mode) ?? 0, rate));
+      }
+    }
+    return best;
+  } finally {
+    await Promise.all(opened.map(({ persistence }) => persistence.close()));
+  }
+}
+
+async function round(order: readonly Mode[]): Promise<Record<Mode, Round>> {
+  const filled: Filled[] = [];
+  try {
+    for (const mode of order) filled.push(await fill(mode));
+    const replays = await replayPhase(filled);
+    const events = await Promise.all(filled.map((one) => eventCount(one.database.url)));
+    const result = {} as Record<Mode, Round>;
+    filled.forEach((one, index) => {
+      result[one.mode] = {
+        runsPerSecond: one.runsPerSecond,
+        replayEventsPerSecond: replays.get(one.mode) ?? 0,
+        events: events[index] ?? 0,
+      };
+    });
+    return result;
+  } finally {
+    await Promise.all(filled.map((one) => one.database.close()));
+  }
+}
+
+async function eventCount(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      count: string;
+      text_bytes: string;
+      stored_bytes: string;
+    }>(
+      `select count(*), sum(octet_length(data::text)) as text_bytes,
+              sum(pg_column_size(data)) as stored_bytes from es_events`,
+    );
+    console.log(
+      `    log: ${rows[0]?.count} events, data as text ${rows[0]?.text_bytes} B, stored ${rows[0]?.stored_bytes} B`,
+    );
+    return Number(rows[0]?.count ?? 0);
+  } finally {
+    await client.end();
   }
 }
 
@@ -121,14 +185,15 @@ async function main(): Promise<void> {
   const rounds: Record<Mode, Round[]> = { off: [], on: [] };
   for (let index = 0; index < ROUNDS; index += 1) {
     // Each mode goes first in every other round: what warms up (the machine, PostgreSQL's
-    // caches, this process's JIT for the replay) favours neither.
+    // caches) favours neither.
     const order: readonly Mode[] = index % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    const results = await round(order);
     for (const mode of order) {
-      const result = await round(mode);
+      const result = results[mode];
       rounds[mode].push(result);
       console.log(
         `  round ${index + 1}, encryption ${mode}: ${fixed(result.runsPerSecond)} runs/s; ` +
-          `replay ${fixed(result.replayEventsPerSecond)} events/s (${result.events} events)`,
+          `replay ${fixed(result.replayEventsPerSecond)} events/s (a log of ${result.events} events)`,
       );
     }
   }
