@@ -145,4 +145,59 @@ describe('runCommand', () => {
 
     expect(outcome.ok).toBe(false);
   });
+  describe('in a jail whose start can fail', () => {
+    /** A jail that waits to be told to start (as a network's block pipe makes it), failing the first `failures` starts. */
+    const jailFailing = (
+      failures: number,
+    ): { jail: CommandOptions['jail']; made: () => number } => {
+      let made = 0;
+      return {
+        made: () => made,
+        jail: (command) => {
+          made += 1;
+          const fails = made <= failures;
+          return Promise.resolve({
+            argv: ['/bin/sh', '-c', 'read go <&3 && exec "$@"', 'jail', ...command],
+            extraPipes: ['pipe'],
+            started: (child) => {
+              const block = child.stdio[3] as import('node:stream').Writable;
+              if (fails) return Promise.reject(new Error('nsenter: cannot open the namespace'));
+              block.end('go\n');
+              return Promise.resolve();
+            },
+            inbound: undefined,
+            limits: { memoryBytes: 1, cpus: 1, pids: 1 } as never,
+            ranOutOfMemory: () => Promise.resolve(false),
+            release: () => Promise.resolve(),
+          });
+        },
+      };
+    };
+
+    it('tries a command again in a new jail when its jail could not start it', async () => {
+      const { jail, made } = jailFailing(1);
+
+      const outcome = await runCommand('echo ran', options({ jail }));
+
+      expect(outcome).toEqual({ ok: true });
+      expect(made()).toBe(2);
+      expect(lines).toEqual(['ran']);
+    });
+
+    it('gives up after three jails, saying why', async () => {
+      const { jail, made } = jailFailing(5);
+
+      const outcome = await runCommand('echo ran', options({ jail }));
+
+      expect(outcome).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining(
+          'could not start in its jail: nsenter: cannot open the namespace',
+        ),
+        notStarted: true,
+      });
+      expect(made()).toBe(3);
+      expect(lines).toEqual([]);
+    });
+  });
 });

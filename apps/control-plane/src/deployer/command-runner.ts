@@ -4,7 +4,13 @@ import { outOfMemory, type Jailed } from '../isolation/jailer.js';
 import type { OsIdentity } from '../isolation/os-identities.js';
 import type { CommandRegistry } from './command-registry.js';
 
-export type CommandOutcome = { ok: true } | { ok: false; reason: string };
+export type CommandOutcome =
+  | { ok: true }
+  | {
+      ok: false;
+      reason: string;
+      /** Its jail could not be made: nothing of it ran. */ notStarted?: true;
+    };
 
 export interface CommandOptions {
   readonly cwd: string;
@@ -31,15 +37,26 @@ export async function runCommand(
 ): Promise<CommandOutcome> {
   if (!options.jail)
     return runSpawned(['/bin/sh', '-c', shellOf(command, options)], command, options);
-  const jailed = await options.jail(['/bin/sh', '-c', command]);
-  try {
-    const outcome = await runSpawned(jailed.argv, command, options, jailed);
-    if (outcome.ok || !(await jailed.ranOutOfMemory())) return outcome;
-    return { ok: false, reason: outOfMemory(`\`${command}\``, jailed.limits) };
-  } finally {
-    await jailed.release();
+  for (let attempt = 1; ; attempt += 1) {
+    const jailed = await options.jail(['/bin/sh', '-c', command]);
+    try {
+      const outcome = await runSpawned(jailed.argv, command, options, jailed);
+      if (outcome.ok) return outcome;
+      // The command waits for its jail's network before it starts: a setup that failed ran
+      // nothing of it, and a momentary failure is tried again in a new jail.
+      if (outcome.notStarted && attempt < JAIL_START_ATTEMPTS && !options.signal?.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        continue;
+      }
+      if (!(await jailed.ranOutOfMemory())) return outcome;
+      return { ok: false, reason: outOfMemory(`\`${command}\``, jailed.limits) };
+    } finally {
+      await jailed.release();
+    }
   }
 }
+
+const JAIL_START_ATTEMPTS = 3;
 
 const shellOf = (command: string, options: CommandOptions): string =>
   options.identity ? `umask 077\n${command}` : command;
@@ -65,6 +82,7 @@ function runSpawned(
       if (stream) createInterface({ input: stream }).on('line', options.onLine);
     }
     let stopped: string | undefined;
+    let notStarted = false;
     const stop = (reason: string): void => {
       stopped ??= reason;
       try {
@@ -88,6 +106,7 @@ function runSpawned(
     // Aborted before it started (a build cancelled between two commands): it ends at once.
     if (options.signal?.aborted) onAbort();
     jail?.started(child).catch((error: unknown) => {
+      notStarted = stopped === undefined;
       stop(`could not start in its jail: ${(error as Error).message}`);
     });
     child.once('error', (error) => {
@@ -97,8 +116,13 @@ function runSpawned(
       if (child.pid) options.registry?.forget(child.pid);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (stopped) resolve({ ok: false, reason: `\`${command}\` ${stopped}` });
-      else if (code === 0) resolve({ ok: true });
+      if (stopped) {
+        resolve({
+          ok: false,
+          reason: `\`${command}\` ${stopped}`,
+          ...(notStarted ? { notStarted: true as const } : {}),
+        });
+      } else if (code === 0) resolve({ ok: true });
       else resolve({ ok: false, reason: `\`${command}\` exited with ${signal ?? `code ${code}`}` });
     });
   });
