@@ -1,14 +1,14 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { GateReply, GateRequest } from './database-gate-main.js';
 import type { DatabaseGateOptions } from './database-gate.js';
+import { forkPlatformChild, letGo } from './platform-child.js';
 
 const GATE_SCRIPT = fileURLToPath(new URL('./database-gate-main.js', import.meta.url));
 const FIRST_RESTART_MS = 100;
 const LONGEST_RESTART_MS = 5_000;
-/** How long the gate process is given to end once let go of, before it is killed. */
-const STOP_GRACE_MS = 2_000;
+/** How long closing one gate may take before the gate process is taken for stuck. */
+const CLOSE_BOUND_MS = 5_000;
 
 type Pending = { resolve: () => void; reject: (error: Error) => void };
 
@@ -24,7 +24,12 @@ export class DatabaseGates {
   private restarts = 0;
   private closed = false;
 
-  constructor(private readonly onError: (error: Error) => void = () => undefined) {}
+  /** `script`: the gate process's (tests give one of their own). */
+  constructor(
+    private readonly onError: (error: Error) => void = () => undefined,
+    private readonly script: string = GATE_SCRIPT,
+    private readonly closeBoundMs: number = CLOSE_BOUND_MS,
+  ) {}
 
   /** Opens (or reopens) the gate of one deployment. */
   open(id: string, options: DatabaseGateOptions): Promise<void> {
@@ -32,9 +37,33 @@ export class DatabaseGates {
     return this.request({ kind: 'open', id, options });
   }
 
+  /**
+   * Closes one deployment's gate, its connections cut. Bounded: a gate process that does not
+   * answer in time is killed (and started again with the other gates), which closes it too.
+   */
   async close(id: string): Promise<void> {
     if (!this.gates.delete(id)) return;
-    await this.request({ kind: 'close', id });
+    const child = this.running();
+    let timer: NodeJS.Timeout | undefined;
+    const answered = this.request({ kind: 'close', id }).then(
+      () => true,
+      () => true,
+    );
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(false);
+      }, this.closeBoundMs);
+    });
+    const inTime = await Promise.race([answered, late]);
+    clearTimeout(timer);
+    if (inTime) return;
+    this.onError(
+      new Error(
+        `The database gate process did not close a gate within ${this.closeBoundMs} ms: ` +
+          'it is killed and started again',
+      ),
+    );
+    child.kill('SIGKILL');
   }
 
   /** At shutdown: the gate process ends, and with it every gate and its connections. */
@@ -42,12 +71,7 @@ export class DatabaseGates {
     this.closed = true;
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.disconnect();
-    const killed = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(killed);
+    await letGo(child);
   }
 
   /** The gate process's pid, for tests and the log; undefined when none runs. */
@@ -68,11 +92,7 @@ export class DatabaseGates {
   private running(): ChildProcess {
     if (this.closed) throw new Error('The database gates are closed');
     if (this.child) return this.child;
-    const child = fork(GATE_SCRIPT, [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
-      serialization: 'json',
-    });
+    const child = forkPlatformChild(this.script);
     child.on('message', (reply: GateReply) => {
       this.restarts = 0;
       const waiting = this.pending.get(reply.id);
