@@ -89,6 +89,7 @@ export async function configureControlPlaneHttp(
   const deployments = app.get(DeploymentQueries);
   registerRuntimeGateway(fastify, {
     addressOf: (caller, deploymentId) => deployments.runtimeAddress(caller, deploymentId),
+    courier: resources.courier,
   });
   serveOpenApi(
     app,

@@ -16,6 +16,7 @@ import { TRACING_MIGRATIONS } from './tracing/tracing.entities.js';
 import { tracingProjectsProjection } from './tracing/tracing-projects.projection.js';
 import { TracingTokens } from './tracing/tracing.service.js';
 import { UploadStore } from './uploads/upload-store.js';
+import { WebSocketCourier } from './deployer/websocket-courier.js';
 
 export const PROJECTIONS: readonly AnyProjection[] = [
   streamCatalogProjection,
@@ -32,6 +33,8 @@ export type PlatformResources = Persistence & {
   readonly tracingTokens: TracingTokens;
   readonly tenants: TenantDirectory;
   readonly sandbox: TenantSandbox;
+  /** Holds every WebSocket let through to a runtime (see WebSocketCourier). */
+  readonly courier: WebSocketCourier;
   /** Tenants whose keys are refused because tenants cannot be sealed here (see TenantSandbox). */
   readonly refusedTenants: readonly string[];
 };
@@ -76,6 +79,9 @@ export async function openPlatformResources(
       onError: options.onError,
     });
     const refusedTenants = refusedTenantsOf(config, sandbox);
+    const courier = new WebSocketCourier((error) => {
+      options.onError(error);
+    });
     return {
       ...persistence,
       config,
@@ -84,9 +90,11 @@ export async function openPlatformResources(
       tracingTokens: new TracingTokens(deriveKey(masterKey, 'tracing-token')),
       tenants: new TenantDirectory(config.tenantKeys, refusedTenants),
       sandbox,
+      courier,
       refusedTenants,
       // The jails' sockets and control groups go first: the builds and runtimes have ended.
       close: async () => {
+        await courier.stop();
         await sandbox.close();
         await persistence.close();
       },

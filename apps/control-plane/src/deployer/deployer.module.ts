@@ -47,6 +47,7 @@ function reconcilerOf(resources: PlatformResources, log: DeployerLog): Deploymen
     tenants: resources.tenants,
     sandbox: resources.sandbox,
     tracing: resources.tracingTokens,
+    courier: resources.courier,
     ...log,
   });
 }

@@ -8,14 +8,33 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { DeploymentProxy, tooManyWebSockets } from './deployment-proxy.js';
 import { ephemeralPort } from './free-port.js';
+import type { UpgradeCourier } from './websocket-courier.js';
+import { WebSocketJoins, type UpgradeToJoin } from './websocket-joins.js';
 
 const HOST = '127.0.0.1';
 /** WebSockets at once through the proxy under test. */
 const MAX_WEBSOCKETS = 2;
+
+/** The courier's joining, in this process: what crosses the IPC channel in production is the socket. */
+class InProcessCourier implements UpgradeCourier {
+  private readonly joins = new WebSocketJoins(() => undefined);
+
+  handOver(upgrade: UpgradeToJoin, client: Socket): void {
+    this.joins.join(upgrade, client);
+  }
+
+  openCount(key: string): number {
+    return this.joins.count(key);
+  }
+
+  closeAll(key: string): void {
+    this.joins.closeAll(key);
+  }
+}
 
 type Response = { status: number; body: string; retryAfter?: string };
 
@@ -89,7 +108,7 @@ describe('DeploymentProxy', () => {
   };
 
   beforeEach(async () => {
-    proxy = new DeploymentProxy(MAX_WEBSOCKETS);
+    proxy = new DeploymentProxy(MAX_WEBSOCKETS, new InProcessCourier(), 'deployment');
     port = await ephemeralPort(HOST);
     await proxy.listen(port, HOST);
   });

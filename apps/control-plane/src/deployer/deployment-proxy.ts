@@ -6,7 +6,6 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { applyServerTimeouts, nodeServerOptions } from '#libs/http';
 import { CONTROL_PLANE_REQUEST_TIMEOUT_MS } from '../request-timeout.js';
 import {
@@ -15,7 +14,8 @@ import {
   forwardToRuntime,
   type RuntimeEndpoint,
 } from './runtime-forwarding.js';
-import { serveUpgrades, upgradeOf } from './upgrade-requests.js';
+import { handOverUpgrade, onHandedOver, serveUpgrades, upgradeOf } from './upgrade-requests.js';
+import type { UpgradeCourier } from './websocket-courier.js';
 
 /** Before any revision of the deployment has been deployed. */
 export const NOT_DEPLOYED_YET = 'This deployment has no running revision yet';
@@ -34,7 +34,8 @@ export const tooManyWebSockets = (max: number): string =>
  * A deployment's stable address: an HTTP proxy in front of whichever runtime process is active.
  * Each request goes to the process active when it arrives, on a kept-alive client connection
  * too, so a client never talks to a revision that was replaced; a request in flight (a stream)
- * finishes where it started. WebSockets pass through too (upgrade requests go the same way); the
+ * finishes where it started. An upgrade (a WebSocket) is handed over to the courier, which
+ * joins it to the same runtime and holds its descriptors, under the deployment's `key`. The
  * proxy checks no key: the runtime does, a WebSocket ticket included. At most `maxWebSockets`
  * are open at once (upgrades still being answered included); one more is refused 429.
  */
@@ -46,11 +47,13 @@ export class DeploymentProxy {
   /** Agents of replaced processes, whose requests in flight may still be streaming. */
   private readonly retired = new Set<Agent>();
   private readonly sockets = new Set<Socket>();
-  /** The client sockets of upgrades, answered or not yet, until they close. */
-  private readonly webSockets = new Set<Duplex>();
   private readonly server: Server;
 
-  constructor(private readonly maxWebSockets: number) {
+  constructor(
+    private readonly maxWebSockets: number,
+    private readonly courier: UpgradeCourier,
+    private readonly key: string,
+  ) {
     this.server = createServer(nodeServerOptions(), (incoming, response) => {
       this.forward(incoming, response);
     });
@@ -58,8 +61,9 @@ export class DeploymentProxy {
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
+      onHandedOver(socket, () => this.sockets.delete(socket));
     });
-    // Upgraded sockets stay in `sockets` (they are the connections'): `close` ends them too.
+    // An upgraded socket stays in `sockets` (it is the connection's) until it is handed over.
     serveUpgrades(this.server, (incoming, response) => {
       this.forward(incoming, response);
     });
@@ -112,7 +116,9 @@ export class DeploymentProxy {
     }
   }
 
+  /** Ends every connection, WebSockets handed over included, and stops listening. */
   async close(): Promise<void> {
+    this.courier.closeAll(this.key);
     for (const socket of this.sockets) socket.destroy();
     for (const agent of [...this.agents.values(), ...this.retired]) agent.destroy();
     this.agents.clear();
@@ -134,17 +140,6 @@ export class DeploymentProxy {
     return agent;
   }
 
-  /** True for a request that is no upgrade, or an upgrade within the cap (then counted). */
-  private admitUpgrade(incoming: IncomingMessage): boolean {
-    const upgrade = upgradeOf(incoming);
-    if (!upgrade) return true;
-    if (this.webSockets.size >= this.maxWebSockets) return false;
-    const { socket } = upgrade;
-    this.webSockets.add(socket);
-    socket.once('close', () => this.webSockets.delete(socket));
-    return true;
-  }
-
   private forward(incoming: IncomingMessage, response: ServerResponse): void {
     const endpoint = this.target;
     if (endpoint === undefined) {
@@ -156,20 +151,16 @@ export class DeploymentProxy {
       } else answerJson(response, 503, NOT_DEPLOYED_YET);
       return;
     }
-    if (!this.admitUpgrade(incoming)) {
+    const target = {
+      endpoint,
+      method: incoming.method ?? 'GET',
+      path: incoming.url ?? '/',
+      headers: endToEnd(incoming.headers),
+    };
+    if (!upgradeOf(incoming)) {
+      forwardToRuntime({ ...target, body: incoming, agent: this.agentFor(endpoint) }, response);
+    } else if (this.courier.openCount(this.key) >= this.maxWebSockets) {
       answerJson(response, 429, tooManyWebSockets(this.maxWebSockets));
-      return;
-    }
-    forwardToRuntime(
-      {
-        endpoint,
-        method: incoming.method ?? 'GET',
-        path: incoming.url ?? '/',
-        headers: endToEnd(incoming.headers),
-        body: incoming,
-        agent: this.agentFor(endpoint),
-      },
-      response,
-    );
+    } else handOverUpgrade(this.courier, this.key, target, response);
   }
 }

@@ -23,6 +23,7 @@ import { StepRetries, tearDownFailedMessage } from './step-retries.js';
 import { HostDetails } from '../logs/host-details.js';
 import { RevisionLogWriter } from '../logs/revision-log-writer.js';
 import { PLATFORM_ROOT } from '../platform-paths.js';
+import type { UpgradeCourier } from './websocket-courier.js';
 
 const LEADER_LOCK = 0x6265_7274; // 'bert'
 const RETRY_MS = 2_000;
@@ -40,6 +41,8 @@ export interface DeploymentReconcilerDeps {
   /** The OS users and database roles that deployments run as. */
   readonly sandbox: TenantSandbox;
   readonly tracing: TracingTokens;
+  /** Where deployments' ports hand their WebSockets over. */
+  readonly courier: UpgradeCourier;
   readonly onError: (error: unknown) => void;
   /** The operator's log: where each revision's runtime listens, and the like. */
   readonly onInfo: (message: string) => void;
@@ -73,7 +76,10 @@ export class DeploymentReconciler {
   private closed = false;
 
   constructor(private readonly deps: DeploymentReconcilerDeps) {
-    this.runtimes = new DeploymentRuntimes(deps.config.limits.deploymentMaxWebSockets);
+    this.runtimes = new DeploymentRuntimes(
+      deps.config.limits.deploymentMaxWebSockets,
+      deps.courier,
+    );
     const { tree, quota } = deps.builder;
     const runtimes = this.runtimes;
     this.writer = new DeploymentWriter(deps.store);

@@ -1,6 +1,7 @@
 import type { Jailed } from '../isolation/jailer.js';
 import { DeploymentProxy } from './deployment-proxy.js';
 import { RuntimeProcess, SpareRuntimes } from './runtime-process.js';
+import type { UpgradeCourier } from './websocket-courier.js';
 
 /**
  * What serves each deployment on this machine: its proxy on the deployment's own port, the
@@ -11,8 +12,14 @@ export class DeploymentRuntimes {
   private readonly active = new Map<string, RuntimeProcess>();
   private readonly spares = new SpareRuntimes();
 
-  /** `maxWebSockets`: the WebSockets each deployment's port lets through at once. */
-  constructor(private readonly maxWebSockets: number) {}
+  /**
+   * `maxWebSockets`: the WebSockets each deployment's port lets through at once, handed over to
+   * `courier`.
+   */
+  constructor(
+    private readonly maxWebSockets: number,
+    private readonly courier: UpgradeCourier,
+  ) {}
 
   /** A spare is kept where runtimes are not jailed: a jail is made for one deployment. */
   startSpare(): void {
@@ -32,7 +39,7 @@ export class DeploymentRuntimes {
     live: boolean,
   ): Promise<void> {
     if (this.proxies.has(deploymentId)) return;
-    const proxy = new DeploymentProxy(this.maxWebSockets);
+    const proxy = new DeploymentProxy(this.maxWebSockets, this.courier, deploymentId);
     if (live) proxy.awaitRestart();
     await proxy.listen(port, host);
     this.proxies.set(deploymentId, proxy);

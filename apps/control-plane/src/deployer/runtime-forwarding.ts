@@ -7,7 +7,6 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex, Readable } from 'node:stream';
-import { upgradeOf, type ClientUpgrade } from './upgrade-requests.js';
 
 /** Headers about one hop's connection, never passed on (RFC 9110, 7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -72,24 +71,19 @@ export interface RuntimeRequest {
 
 /**
  * Sends a request to a runtime on this machine and its answer back through `response`, streams
- * as they come; a client that goes away takes its request with it. An upgrade (a WebSocket, see
- * `serveUpgrades`) goes on as one: refused, the runtime's answer is passed on like any other;
- * accepted (101), the client's socket and the runtime's are joined byte for byte, each closed
- * when the other is. Throws, before anything is sent, for a path or header Node will not send.
+ * as they come; a client that goes away takes its request with it. Upgrades do not come here:
+ * they are handed over (`handOverUpgrade`). Throws, before anything is sent, for a path or header
+ * Node will not send.
  */
 export function forwardToRuntime(target: RuntimeRequest, response: ServerResponse): void {
-  const upgrade = upgradeOf(response.req);
-  let joined = false;
+  let switched = false;
   const upstream = request(
     {
       ...connectionTo(target.endpoint),
       method: target.method,
       path: target.path,
-      headers: upgrade
-        ? { ...target.headers, connection: 'Upgrade', upgrade: response.req.headers.upgrade }
-        : target.headers,
-      // An upgraded connection is never given back to a pool: it gets one of its own.
-      agent: upgrade ? false : target.agent,
+      headers: target.headers,
+      agent: target.agent,
     },
     (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
@@ -99,46 +93,18 @@ export function forwardToRuntime(target: RuntimeRequest, response: ServerRespons
       answer.on('error', () => response.destroy());
     },
   );
-  upstream.on('upgrade', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!upgrade) {
-      socket.destroy();
-      answerJson(response, 502, "The deployment's runtime switched protocols unasked");
-      return;
-    }
-    joined = true;
-    join(upgrade, answer, socket, head);
+  upstream.on('upgrade', (_answer: IncomingMessage, socket: Duplex) => {
+    switched = true;
+    socket.destroy();
+    answerJson(response, 502, "The deployment's runtime switched protocols unasked");
   });
   upstream.on('error', () => {
-    if (!joined) answerJson(response, 502, "The deployment's runtime did not answer");
+    if (!switched) answerJson(response, 502, "The deployment's runtime did not answer");
   });
   response.on('close', () => {
     if (!response.writableFinished) upstream.destroy();
   });
-  if (upgrade || target.body === undefined) upstream.end();
+  if (target.body === undefined) upstream.end();
   else if (typeof target.body === 'string') upstream.end(target.body);
   else target.body.pipe(upstream);
-}
-
-/** The runtime's 101 to the client, then bytes both ways until either side closes. */
-function join(client: ClientUpgrade, answer: IncomingMessage, runtime: Duplex, head: Buffer): void {
-  const close = (): void => {
-    client.socket.destroy();
-    runtime.destroy();
-  };
-  runtime.on('error', close);
-  runtime.once('close', close);
-  client.socket.once('close', close);
-  if (client.socket.destroyed) {
-    close();
-    return;
-  }
-  const lines = [`HTTP/1.1 101 ${answer.statusMessage || 'Switching Protocols'}`];
-  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
-    lines.push(`${answer.rawHeaders[i] ?? ''}: ${answer.rawHeaders[i + 1] ?? ''}`);
-  }
-  client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-  if (head.length > 0) client.socket.write(head);
-  if (client.head.length > 0) runtime.write(client.head);
-  runtime.pipe(client.socket);
-  client.socket.pipe(runtime);
 }

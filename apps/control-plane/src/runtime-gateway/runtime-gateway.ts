@@ -2,14 +2,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeProblem, problemHeaders, STATUS_OF_CODE } from '#libs/http';
 import { endToEnd, forwardToRuntime } from '../deployer/runtime-forwarding.js';
-import { serveUpgrades } from '../deployer/upgrade-requests.js';
+import { handOverUpgrade, serveUpgrades, upgradeOf } from '../deployer/upgrade-requests.js';
+import type { UpgradeCourier } from '../deployer/websocket-courier.js';
 import type { RuntimeAddress } from '../deployments/runtime-address.js';
 import type { Caller } from '../tenancy/tenant-directory.js';
 
 export interface RuntimeGatewayOptions {
   /** The port of the caller's deployment; throws a coded error (404) for another tenant's. */
   readonly addressOf: (caller: Caller, deploymentId: string) => Promise<RuntimeAddress>;
+  /** Where accepted upgrades are handed over, under `GATEWAY_WEBSOCKETS`. */
+  readonly courier: UpgradeCourier;
 }
+
+/** The courier's key of the WebSockets opened through the gateway. */
+const GATEWAY_WEBSOCKETS = 'runtime-gateway';
 
 export const RUNTIME_GATEWAY_PREFIX = '/v2/deployments/:deployment_id/runtime';
 
@@ -35,7 +41,8 @@ function statusOf(error: unknown): number | undefined {
  * `/v2/deployments/{id}/runtime/threads/…` is `/threads/…` on that deployment. The console uses
  * it, so one origin and one key reach both planes. Bodies are JSON, as the runtime takes them;
  * answers, streams included, pass through as they come. WebSocket upgrades are routed as requests
- * (the key checked, the same headers forwarded) and, once the runtime accepts, joined to it.
+ * (the key checked, the same headers forwarded), then handed over to the courier, which sends
+ * them on to the deployment's port.
  */
 export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGatewayOptions): void {
   // An upgrade is routed as a request, through the same hooks (the key). This route goes on to
@@ -45,6 +52,7 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
   });
   app.addHook('preClose', (done) => {
     closeUpgraded();
+    options.courier.closeAll(GATEWAY_WEBSOCKETS);
     done();
   });
   app.all(
@@ -69,17 +77,16 @@ export function registerRuntimeGateway(app: FastifyInstance, options: RuntimeGat
       // The path as the client sent it, still encoded: `%2F` in a segment must stay one segment.
       const runtimePath = request.url.slice(request.url.indexOf('/runtime/') + '/runtime'.length);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+      const target = {
+        endpoint: address.port,
+        method: request.method,
+        path: runtimePath,
+        headers: forwardedHeaders(request.headers, body),
+      };
       try {
-        forwardToRuntime(
-          {
-            endpoint: address.port,
-            method: request.method,
-            path: runtimePath,
-            headers: forwardedHeaders(request.headers, body),
-            body,
-          },
-          reply.raw,
-        );
+        if (upgradeOf(request.raw)) {
+          handOverUpgrade(options.courier, GATEWAY_WEBSOCKETS, target, reply.raw);
+        } else forwardToRuntime({ ...target, body }, reply.raw);
       } catch (error) {
         // A path or header Node will not send on (checked before anything is sent).
         return reply
