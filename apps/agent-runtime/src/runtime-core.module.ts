@@ -1,3 +1,4 @@
+import { EventStore } from '#libs/event-store';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Application } from './application/application.js';
 import { CUSTOM_AUTH, type CustomAuth } from './auth/custom-auth.js';
@@ -6,7 +7,10 @@ import { ServedRoutes } from './http/served-routes.js';
 import { RunQueue } from './run-records/run-queue.js';
 import { NoRunObserver, RunObserver } from './run-records/run-observers.js';
 import { RunSignals } from './run-records/run-signals.js';
-import { FinishedValuesMemory } from './run-records/finished-values-memory.js';
+import {
+  FinishedValuesMemory,
+  finishedValuesMemoryOf,
+} from './run-records/finished-values-memory.js';
 import { UiBundles } from './ui/ui-bundles.js';
 
 /** What this process opened before Nest started: one of each, for every module. */
@@ -35,7 +39,11 @@ export class RuntimeCoreModule {
       { provide: RunSignals, useFactory: () => core.signals },
       { provide: RunObserver, useFactory: () => core.runObserver ?? new NoRunObserver() },
       { provide: CUSTOM_AUTH, useFactory: () => core.customAuth ?? null },
-      { provide: FinishedValuesMemory, useValue: new FinishedValuesMemory() },
+      {
+        provide: FinishedValuesMemory,
+        useFactory: (store: EventStore) => finishedValuesMemoryOf(store),
+        inject: [EventStore],
+      },
     ];
     return {
       module: RuntimeCoreModule,

@@ -1,6 +1,7 @@
 import type { EventStore, JsonObject, RecordedEvent } from '#libs/event-store';
 import { foldObjectDelta } from '../common/json-delta.js';
 import { isJsonObject } from '../common/json-object.js';
+import { finishedValuesMemoryOf, type FinishedValuesMemory } from './finished-values-memory.js';
 import { runStream } from './run.events.js';
 import {
   chunkExtensionOf,
@@ -24,12 +25,17 @@ const MAX_KNOWN = 1_000;
  * what changed is folded onto what it extends, which the reader has most often just seen (it keeps
  * the last chunk of each name per stream); otherwise it reads the chain from its head (a reader
  * that starts in the middle of a run: a resume, a join), and an earlier run's final values from
- * that run's outcome. Other events pass unchanged. One per reader.
+ * that run's outcome, which this process most often remembers (FinishedValuesMemory: a thread's
+ * last run recorded here), so that a chain that spans a thread's runs is not read back run by run.
+ * Other events pass unchanged. One per reader.
  */
 export class ValuesChunkExpander {
   private readonly known = new Map<string, Known>();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly finished: FinishedValuesMemory = finishedValuesMemoryOf(store),
+  ) {}
 
   async expand(event: RecordedEvent): Promise<RecordedEvent> {
     if (event.type === 'RunFinished') return this.expandOutcome(event);
@@ -65,6 +71,12 @@ export class ValuesChunkExpander {
     }
     if (!isJsonObject(values))
       throw new Error(`The final values of ${event.streamId} are not an object`);
+    const runId = event.data['run_id'];
+    const remembered = typeof runId === 'string' ? this.finished.ofRun(runId) : undefined;
+    if (remembered) {
+      this.remember(key, { seq: -1, whole: remembered.values });
+      return { ...event, data: { ...event.data, values: remembered.values, values_extends: null } };
+    }
     const base = await this.baseOf(event, ROOT_VALUES, extension);
     const whole = foldObjectDelta(base, { value: values, ...extension });
     this.remember(key, { seq: -1, whole });
@@ -124,8 +136,8 @@ export class ValuesChunkExpander {
   /** The values an earlier run ended with (its `RunFinished`), which it keeps for good. */
   private async finalValuesOf(runId: string): Promise<JsonObject> {
     const key = `${runStream(runId)}\nRunFinished`;
-    const known = this.known.get(key);
-    if (known) return known.whole;
+    const known = this.known.get(key)?.whole ?? this.finished.ofRun(runId)?.values;
+    if (known) return known;
     const last = await this.store.readStream(runStream(runId), {
       direction: 'backwards',
       maxCount: OUTCOME_SEARCH,

@@ -16,7 +16,10 @@ import {
 import { NoRunObserver, type RunObserver } from '../run-records/run-observers.js';
 import type { ClaimedRun, RunQueue } from '../run-records/run-queue.js';
 import type { RunSignals } from '../run-records/run-signals.js';
-import { FinishedValuesMemory } from '../run-records/finished-values-memory.js';
+import {
+  finishedValuesMemoryOf,
+  type FinishedValuesMemory,
+} from '../run-records/finished-values-memory.js';
 import type { RunFinishedData } from '../run-records/run.events.js';
 import { deliverWebhook, finishedRunWebhookBody } from './webhook.js';
 
@@ -62,7 +65,7 @@ export class RunExecutor {
     private readonly signals: RunSignals,
     private readonly options: RunExecutorOptions,
     observer: RunObserver = new NoRunObserver(),
-    finishedValues = new FinishedValuesMemory(),
+    finishedValues: FinishedValuesMemory = finishedValuesMemoryOf(store),
   ) {
     this.logs = { store, signals, observer, finishedValues };
   }
