@@ -8,6 +8,7 @@ import {
   resolveMasterKey,
   sealedPartOf,
   type JsonFields,
+  type KeyWrapper,
 } from '#libs/encryption';
 import { queryRows } from './database-query.js';
 
@@ -54,16 +55,22 @@ export function occurrences(texts: Iterable<string>, planted: string): number {
   return found;
 }
 
-/** The dumped events opened with the key store as it stands now (what a thief could read). */
+/**
+ * The dumped events opened with the key store as it stands now (what a thief could read), its keys
+ * unwrapped by the master key (given as BERTH_MASTER_KEY is) or by an application's handlers.
+ */
 export async function openedWithTodaysKeys(
   url: string,
-  masterKey: string,
+  masterKey: string | KeyWrapper,
   events: readonly DumpedEvent[],
 ): Promise<string[]> {
-  const master = await resolveMasterKey({
-    berthMasterKey: masterKey,
-    keyFile: keyFileIn(join(tmpdir(), 'unused')),
-  });
+  const master =
+    typeof masterKey === 'string'
+      ? await resolveMasterKey({
+          berthMasterKey: masterKey,
+          keyFile: keyFileIn(join(tmpdir(), 'unused')),
+        })
+      : masterKey;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -6,8 +6,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
-import { allRows, dumpTables, occurrences } from '../../support/erasure-scan.js';
+import {
+  allRows,
+  dumpEvents,
+  dumpTables,
+  occurrences,
+  openedWithTodaysKeys,
+} from '../../support/erasure-scan.js';
 import { queryRows } from '../../support/database-query.js';
+import { within } from '../../support/within.js';
+import {
+  CustomKeyWrapper,
+  encryptionHandlersOf,
+} from '../../../apps/agent-runtime/src/encryption/custom-encryption.js';
+import { encryption } from '../../fixtures/encryption-app/src/encryption.js';
 
 const APP = resolve('test/fixtures/encryption-app/langgraph.json');
 const RUNS = 4;
@@ -25,6 +37,7 @@ describe('custom encryption (encryption.path): a KMS wraps data keys, once per k
   let runtime: RuntimeProcess | undefined;
   const secret = `kms-secret-${randomBytes(6).toString('hex')}`;
   let threadId = '';
+  let client: Client | undefined;
 
   const kmsCalls = async (): Promise<KmsCall[]> =>
     (await readFile(kmsLog, 'utf8').catch(() => ''))
@@ -38,11 +51,12 @@ describe('custom encryption (encryption.path): a KMS wraps data keys, once per k
       graphConfig: APP,
       env: { KMS_LOG: kmsLog },
     });
-    return new Client({
+    client = new Client({
       apiUrl: runtime.url,
       apiKey: runtime.apiKey,
       defaultHeaders: { 'X-Encryption-Context': JSON.stringify({ tenant: 'acme' }) },
     });
+    return client;
   };
 
   beforeAll(async () => {
@@ -124,5 +138,70 @@ describe('custom encryption (encryption.path): a KMS wraps data keys, once per k
       { op: 'decrypt', model: 'assistant', field: 'data_key', metadata: {} },
       { op: 'decrypt', model: 'thread', field: 'data_key', metadata: { tenant: 'acme' } },
     ]);
+  }, 120_000);
+
+  it('erases a deleted thread: no table, and no log dumped before opened through the KMS, holds it', async () => {
+    if (!client) throw new Error('The previous test left no runtime');
+    const handlers = encryptionHandlersOf(encryption);
+    if (typeof handlers === 'string') throw new Error(handlers);
+    // The thief's view: the fake KMS's handlers, called in this process (they log nothing here).
+    const kms = new CustomKeyWrapper(handlers);
+    const before = await dumpTables(database.url);
+    const dumpedEvents = await dumpEvents(database.url);
+    const openedBefore = await openedWithTodaysKeys(database.url, kms, dumpedEvents);
+    const plantedBefore = occurrences(openedBefore, secret);
+    // The thread's metadata, its runs' input and its state: read through the KMS, never in clear.
+    expect(plantedBefore).toBeGreaterThanOrEqual(RUNS + 1);
+    expect(
+      occurrences(
+        dumpedEvents.map((event) => JSON.stringify(event.data)),
+        secret,
+      ),
+    ).toBe(0);
+    const callsBefore = (await kmsCalls()).length;
+
+    await client.threads.delete(threadId);
+    await within(
+      (async () => {
+        while (
+          (await queryRows(database.url, 'select 1 from threads where thread_id = $1', [threadId]))
+            .length > 0
+        ) {
+          await new Promise((done) => setTimeout(done, 50));
+        }
+      })(),
+      10_000,
+      'the deleted thread leaves its read model',
+    );
+    await expect(client.threads.get(threadId)).rejects.toThrow(/404/);
+
+    const after = await dumpTables(database.url);
+    const openedAfter = await openedWithTodaysKeys(database.url, kms, dumpedEvents);
+    const inTables = occurrences(allRows(after), secret);
+    const inOldLog = occurrences(openedAfter, secret);
+    // What a full dump taken before the deletion still holds in clear: the read models' rows
+    // (in clear under the master key too, see operations.md), by table.
+    const oldReadModels = Object.fromEntries(
+      [...before]
+        .map(([table, rows]) => [table, occurrences(rows, secret)] as const)
+        .filter(([, count]) => count > 0),
+    );
+    console.log(
+      `custom encryption, erasure: ${plantedBefore} occurrences before the deletion (log opened ` +
+        `through the KMS); found after it: ${inTables} in ${after.size} tables, ${inOldLog} in ` +
+        `the ${dumpedEvents.length} events dumped before, opened with the key store as it stands; ` +
+        `in clear in the read-model rows of that dump: ${JSON.stringify(oldReadModels)}`,
+    );
+    expect({ inTables, inOldLog }).toEqual({ inTables: 0, inOldLog: 0 });
+    // Neither the log nor the key store of that dump holds it in clear.
+    expect(oldReadModels).not.toHaveProperty('es_events');
+    expect(oldReadModels).not.toHaveProperty('encryption_keys');
+    const keys = await queryRows<{ scope: string }>(
+      database.url,
+      'select scope from encryption_keys',
+    );
+    expect(keys.map((key) => key.scope)).not.toContain(`thread:${threadId}`);
+    // Destroying a key needs no KMS.
+    expect((await kmsCalls()).slice(callsBefore)).toEqual([]);
   }, 120_000);
 });
