@@ -11,6 +11,7 @@ export interface Queryable {
 }
 
 export const KEY_STORE_TABLE = 'encryption_keys';
+export const KEY_ROTATIONS_TABLE = 'encryption_key_rotations';
 
 /**
  * The key store, apart from the log: one live data key per scope (`thread:<id>`, ...), wrapped by
@@ -29,6 +30,24 @@ export const KEY_STORE_MIGRATIONS = [
         created_at timestamptz not null default now()
       );
       create index ${KEY_STORE_TABLE}_master on ${KEY_STORE_TABLE} (master_key_id);
+    `,
+  },
+  {
+    // When each key was last wrapped, and the rotations through an application's encryption
+    // handlers: a rotation re-wraps the keys wrapped before it started, and resumes after a stop.
+    version: 2704,
+    name: 'key rotations through the encryption handlers',
+    sql: `
+      alter table ${KEY_STORE_TABLE} add column wrapped_at timestamptz not null default now();
+      create table ${KEY_ROTATIONS_TABLE} (
+        rotation_id uuid primary key,
+        wrapper_id text not null,
+        started_at timestamptz not null default now(),
+        finished_at timestamptz,
+        rewrapped integer not null default 0
+      );
+      create unique index ${KEY_ROTATIONS_TABLE}_unfinished on ${KEY_ROTATIONS_TABLE} (wrapper_id)
+        where finished_at is null;
     `,
   },
 ] as const;
@@ -225,7 +244,8 @@ export async function rewrapKeyStore(
     if (rows.length === 0 || from.id === to.id) return count;
     const rewrapped = rows.map((row) => rewrapDataKey(from, to, wrappedOf(row)));
     await db.query(
-      `update ${KEY_STORE_TABLE} as k set master_key_id = $1, wrapped_key = w.wrapped
+      `update ${KEY_STORE_TABLE} as k
+          set master_key_id = $1, wrapped_key = w.wrapped, wrapped_at = now()
          from unnest($2::uuid[], $3::text[]) as w(key_id, wrapped)
         where k.key_id = w.key_id and k.master_key_id = $4`,
       [to.id, rewrapped.map((w) => w.keyId), rewrapped.map((w) => w.wrapped), from.id],

@@ -6,3 +6,4 @@ export * from './data-key-cache.js';
 export * from './sealed-fields.js';
 export * from './json-keys.js';
 export * from './key-wrapper.js';
+export * from './key-rotation.js';

@@ -80,8 +80,26 @@ export class CustomKeyWrapper implements KeyWrapper {
 
   constructor(private readonly handlers: EncryptionHandlers) {}
 
-  async wrap(keyId: string, scope: string, dataKey: Buffer): Promise<string> {
-    const ctx = this.contextOf(scope, metadataOfRequest.getStore() ?? {});
+  wrap(keyId: string, scope: string, dataKey: Buffer): Promise<string> {
+    return this.seal(keyId, this.contextOf(scope, metadataOfRequest.getStore() ?? {}), dataKey);
+  }
+
+  async unwrap(wrapped: WrappedKey): Promise<Buffer> {
+    const stored = this.storedOf(wrapped);
+    return this.open(wrapped, stored, this.contextOf(wrapped.scope, stored.metadata));
+  }
+
+  /**
+   * The key unwrapped by `decrypt` and wrapped again by `encrypt`, both given the context it was
+   * wrapped with (its model, `data_key`, the metadata kept beside it): a KMS's rotation.
+   */
+  async rewrap(wrapped: WrappedKey): Promise<string> {
+    const stored = this.storedOf(wrapped);
+    const ctx = this.contextOf(wrapped.scope, stored.metadata);
+    return this.seal(wrapped.keyId, ctx, await this.open(wrapped, stored, ctx));
+  }
+
+  private async seal(keyId: string, ctx: EncryptionContext, dataKey: Buffer): Promise<string> {
     const { blob, json } = this.handlers.encrypt;
     const stored: Stored = blob
       ? { metadata: ctx.metadata, blob: Buffer.from(await blob(ctx, dataKey)).toString('base64') }
@@ -92,14 +110,16 @@ export class CustomKeyWrapper implements KeyWrapper {
     return PREFIX + Buffer.from(JSON.stringify(stored), 'utf8').toString('base64url');
   }
 
-  async unwrap(wrapped: WrappedKey): Promise<Buffer> {
+  private storedOf(wrapped: WrappedKey): Stored {
     if (!wrapped.wrapped.startsWith(PREFIX)) {
       throw new Error(`The data key ${wrapped.keyId} was not wrapped by the encryption handlers`);
     }
-    const stored = JSON.parse(
+    return JSON.parse(
       Buffer.from(wrapped.wrapped.slice(PREFIX.length), 'base64url').toString('utf8'),
     ) as Stored;
-    const ctx = this.contextOf(wrapped.scope, stored.metadata);
+  }
+
+  private async open(wrapped: WrappedKey, stored: Stored, ctx: EncryptionContext): Promise<Buffer> {
     if (stored.blob !== undefined && this.handlers.decrypt.blob) {
       return Buffer.from(await this.handlers.decrypt.blob(ctx, Buffer.from(stored.blob, 'base64')));
     }
