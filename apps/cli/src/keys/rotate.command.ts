@@ -1,28 +1,41 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { envText, parseCommandArgs, usageError, type Environment } from '#libs/config';
+import { envInteger, envText, parseCommandArgs, usageError, type Environment } from '#libs/config';
 import {
   keyFileIn,
   KEY_STORE_TABLE,
   resolveMasterKey,
+  requireRotationSchema,
   rewrapKeyStore,
   type MasterKey,
 } from '#libs/encryption';
 import type { CliEnvironment } from '../cli.config.js';
+import { applicationKeyWrapper, rotateThroughHandlers } from './rotate-through-handlers.js';
 
-export const ROTATE_HELP = `Usage: berth keys rotate [--new-key-file FILE] [--database-url URL]
+export const ROTATE_HELP = `Usage: berth keys rotate [--new-key-file FILE] [--graph-config FILE] [--batch-size N] [--database-url URL]
 
-Wraps every data key of a runtime's database again under a new master key, a batch per
-transaction; the event log is not rewritten. Prints how many keys were wrapped again. Stop the
-runtime's replicas first, and start them with the new key after.
+Wraps every data key of a runtime's database again, a batch per statement; the event log is not
+rewritten. Prints how many keys were wrapped again.
 
-The current master key is read as the runtime reads it: BERTH_MASTER_KEY, else LANGGRAPH_AES_KEY,
-else the file BERTH_MASTER_KEY_FILE (or master-key in BERTH_DATA_DIR).
-The new one is read from the environment, never from the command line (shell history):
+Under the master key: wraps them under a new one. Stop the runtime's replicas first, and start
+them with the new key after. The current master key is read as the runtime reads it:
+BERTH_MASTER_KEY, else LANGGRAPH_AES_KEY, else the file BERTH_MASTER_KEY_FILE (or master-key in
+BERTH_DATA_DIR). The new one is read from the environment, never from the command line (shell
+history):
 
   BERTH_NEW_MASTER_KEY     32 bytes as 64 hex digits or base64 (openssl rand -base64 32)
   --new-key-file FILE      or a file holding base64 of 32 bytes, as the runtime's key file
+
+Under the application's encryption handlers ("encryption": {"path": ...} in its langgraph.json):
+each key is unwrapped by their decrypt and wrapped again by their encrypt, with the context it
+was wrapped with (a KMS's new key version). Point the handlers at the new version first (their
+decrypt still opening the old one); replicas may keep running. A rotation stopped half way is
+resumed by running the command again.
+
+  --graph-config FILE      the application's langgraph.json; else BERTH_GRAPH_CONFIG
+  --batch-size N           keys per statement (1 to 10000, 500)
+
   --database-url URL       the runtime's database; else DATABASE_URL
 
 Exit codes: 0 rotated (or nothing to rotate), 1 failed, 2 bad usage.`;
@@ -33,6 +46,8 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
     allowPositionals: true,
     options: {
       'new-key-file': { type: 'string' },
+      'graph-config': { type: 'string' },
+      'batch-size': { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -48,6 +63,20 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
   if (!databaseUrl) {
     throw usageError('the runtime database: set DATABASE_URL or --database-url', ROTATE_HELP);
   }
+  const batchSize = batchSizeOf(values['batch-size']);
+  const graphConfig = values['graph-config'] ?? envText(process.env.BERTH_GRAPH_CONFIG);
+  const handlers = graphConfig ? await applicationKeyWrapper(resolve(graphConfig)) : undefined;
+  if (graphConfig && handlers) {
+    if (envText(process.env.BERTH_NEW_MASTER_KEY) || values['new-key-file']) {
+      throw usageError(
+        `${graphConfig} names encryption handlers: they wrap the data keys, not a master key ` +
+          '(give no new master key)',
+        ROTATE_HELP,
+      );
+    }
+    await rotateThroughHandlers(databaseUrl, handlers, resolve(graphConfig), batchSize);
+    return;
+  }
   const current = await currentMasterKey(process.env);
   const next = await newMasterKey(process.env, values['new-key-file']);
   if (next.id === current.id) {
@@ -56,7 +85,8 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const rewrapped = await rewrapKeyStore(client, current, next);
+    await requireRotationSchema(client);
+    const rewrapped = await rewrapKeyStore(client, current, next, batchSize);
     const { rows } = await client.query<{ master_key_id: string; keys: string }>(
       `select master_key_id, count(*) as keys from ${KEY_STORE_TABLE}
         where master_key_id <> $1 group by master_key_id`,
@@ -75,6 +105,14 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
     }
   } finally {
     await client.end();
+  }
+}
+
+function batchSizeOf(text: string | undefined): number {
+  try {
+    return envInteger('--batch-size', text, 500, { min: 1, max: 10_000 });
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error), ROTATE_HELP);
   }
 }
 
