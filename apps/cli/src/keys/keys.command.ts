@@ -2,13 +2,14 @@ import { usageError } from '#libs/config';
 import type { CliEnvironment } from '../cli.config.js';
 import { rotateKeys } from './rotate.command.js';
 
-export const KEYS_HELP = `Usage: berth keys rotate [--new-key-file FILE] [--database-url URL]
+export const KEYS_HELP = `Usage: berth keys rotate [--new-key-file FILE] [--graph-config FILE] [--batch-size N] [--database-url URL]
 
-The data keys of a runtime's database, wrapped by its master key (docs/operations.md, "Privacy
-and encryption").
+The data keys of a runtime's database, wrapped by its master key or by the application's
+encryption handlers (docs/operations.md, "Privacy and encryption").
 
 Commands:
-  rotate    wrap every data key again under a new master key, without rewriting the event log
+  rotate    wrap every data key again, under a new master key or through the encryption
+            handlers (a KMS's new key version), without rewriting the event log
 
 Run "berth keys <command> --help" for a command's options.`;
 
