@@ -12,15 +12,16 @@ import {
 const MB = 1024 * 1024;
 
 /** The most `BERTH_CHECKPOINT_CACHE_MB` is when unset: see `checkpointCacheBytesOf`. */
-export const DEFAULT_CHECKPOINT_CACHE_MB = 128;
+export const DEFAULT_CHECKPOINT_CACHE_MB = 64;
 
 /**
- * The checkpoint cache's budget in bytes of JSON text, from `BERTH_CHECKPOINT_CACHE_MB` (0 keeps
- * only the threads being worked on). Unset, it is an eighth of the V8 heap limit, at most 128 MB:
- * parsed, the cached text takes about twice its size (1.8x measured for message lists), so about
- * a quarter of the heap at most, the rest left to runs in flight. Node sizes its heap from the
- * memory it may use (a control group's limit included): about 1 GB in a runtime jail's default
- * 2 GB (`BERTH_RUNTIME_MEMORY_MB`), so the budget is 128 MB there and less in smaller jails.
+ * The checkpoint cache's budget in bytes of heap its folded checkpoints take (estimated, see
+ * `checkpointEventHeapBytes`), from `BERTH_CHECKPOINT_CACHE_MB` (0 keeps only the threads being
+ * worked on). Unset, it is a sixteenth of the V8 heap limit, at most 64 MB: the cache then fills
+ * within the first thousand runs of a busy runtime and its memory levels off there, the rest of
+ * the heap left to runs in flight. A jailed runtime's heap limit follows its memory limit
+ * (`--max-old-space-size`, 1,344 MiB in the default 2 GiB jail), so the budget is 64 MB there and
+ * less in smaller jails.
  */
 export function checkpointCacheBytesOf(
   env: Environment,
@@ -30,7 +31,29 @@ export function checkpointCacheBytesOf(
     min: 0,
     max: 1_048_576,
   });
-  return mb >= 0 ? mb * MB : Math.min(DEFAULT_CHECKPOINT_CACHE_MB * MB, Math.floor(heapLimit / 8));
+  return mb >= 0 ? mb * MB : Math.min(DEFAULT_CHECKPOINT_CACHE_MB * MB, Math.floor(heapLimit / 16));
+}
+
+/**
+ * How much more heap parsed JSON takes than its text: objects, their shapes and strings, measured
+ * at 1.8x for message lists and about 2.5x for the example agent's checkpoints in heap snapshots.
+ */
+const PARSED_JSON_PER_TEXT_BYTE = 2.5;
+/** A reference held in an array, as V8 stores it on 64 bits without pointer compression. */
+const REFERENCE_BYTES = 8;
+
+/**
+ * About how much heap a checkpoint event takes once folded into a thread's checkpoints: its
+ * values parsed, and for a checkpoint stored as a delta the lists it extends, which folding makes
+ * whole again: each holds a reference to every item of its base beside the items it adds, so a
+ * growing conversation costs its folded checkpoints a reference per message per checkpoint.
+ */
+export function checkpointEventHeapBytes(event: CheckpointEvent): number {
+  const parsed = Math.ceil(checkpointEventBytes(event) * PARSED_JSON_PER_TEXT_BYTE);
+  if (event.type !== CHECKPOINT_SAVED || !event.data.extends) return parsed;
+  let references = 0;
+  for (const prefix of Object.values(event.data.extends.prefixes)) references += prefix;
+  return parsed + references * REFERENCE_BYTES;
 }
 
 /** What an event costs the cache beyond its values: its ids and the records folding it makes. */

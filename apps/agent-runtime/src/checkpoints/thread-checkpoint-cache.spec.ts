@@ -8,7 +8,11 @@ import {
   type CheckpointEvent,
   type CheckpointSavedData,
 } from './checkpoint-events.js';
-import { checkpointCacheBytesOf, checkpointEventBytes } from './event-size.js';
+import {
+  checkpointCacheBytesOf,
+  checkpointEventBytes,
+  checkpointEventHeapBytes,
+} from './event-size.js';
 import { encodeValue } from './stored-value.js';
 import { ThreadCheckpointCache } from './thread-checkpoint-cache.js';
 
@@ -64,6 +68,14 @@ function saved(checkpointId: string, blob: string): CheckpointSavedData {
   };
 }
 
+/** What `Streams.thread(id, bytes)` costs the cache. */
+function threadCost(bytes: number): number {
+  return checkpointEventHeapBytes({
+    type: CHECKPOINT_SAVED,
+    data: saved('t-1', 'x'.repeat(bytes)),
+  });
+}
+
 async function readAll(cache: ThreadCheckpointCache, threadIds: readonly string[], budget: number) {
   for (const threadId of threadIds) {
     await cache.read(threadId);
@@ -75,13 +87,14 @@ describe('ThreadCheckpointCache: its bound in bytes', () => {
   it('keeps what it holds at or under its budget, dropping the least recently used threads', async () => {
     const streams = new Streams();
     for (const threadId of ['a', 'b', 'c', 'd', 'e']) streams.thread(threadId, 100 * KB);
-    const budget = 350 * KB;
+    const budget = 3.5 * threadCost(100 * KB);
     const cache = new ThreadCheckpointCache(streams.asStore(), { maxCachedBytes: budget });
 
     await readAll(cache, ['a', 'b', 'c'], budget);
     expect(cache.cachedThreadIds()).toEqual(['a', 'b', 'c']);
-    // Each thread counts as about the JSON text of its event (100 KB and a little).
-    expect(cache.cachedBytes()).toBeGreaterThan(300 * KB);
+    // Each thread counts as what its event takes parsed (its 100 KB of JSON text and more).
+    expect(cache.cachedBytes()).toBeGreaterThan(3 * threadCost(100 * KB));
+    expect(threadCost(100 * KB)).toBeGreaterThan(200 * KB);
 
     await readAll(cache, ['a', 'd'], budget);
     expect(cache.cachedThreadIds()).toEqual(['c', 'a', 'd']);
@@ -99,7 +112,7 @@ describe('ThreadCheckpointCache: its bound in bytes', () => {
   it('counts what a thread grows by, and drops others for it', async () => {
     const streams = new Streams();
     for (const threadId of ['a', 'b', 'c']) streams.thread(threadId, 100 * KB);
-    const budget = 350 * KB;
+    const budget = 3.5 * threadCost(100 * KB);
     const cache = new ThreadCheckpointCache(streams.asStore(), { maxCachedBytes: budget });
     await readAll(cache, ['a', 'b', 'c'], budget);
 
@@ -122,7 +135,7 @@ describe('ThreadCheckpointCache: its bound in bytes', () => {
     const streams = new Streams();
     for (const threadId of ['a', 'b']) streams.thread(threadId, 100 * KB);
     streams.thread('huge', 500 * KB);
-    const budget = 350 * KB;
+    const budget = 3.5 * threadCost(100 * KB);
     const cache = new ThreadCheckpointCache(streams.asStore(), { maxCachedBytes: budget });
     await readAll(cache, ['a', 'b'], budget);
 
@@ -140,7 +153,7 @@ describe('ThreadCheckpointCache: its bound in bytes', () => {
     const streams = new Streams();
     for (const threadId of ['a', 'b']) streams.thread(threadId, 100 * KB);
     streams.thread('huge', 500 * KB);
-    const budget = 350 * KB;
+    const budget = 3.5 * threadCost(100 * KB);
     const cache = new ThreadCheckpointCache(streams.asStore(), { maxCachedBytes: budget });
     await readAll(cache, ['a', 'b'], budget);
 
@@ -169,12 +182,12 @@ describe('ThreadCheckpointCache: its bound in bytes', () => {
     expect(cache.cachedBytes()).toBe(0);
   });
 
-  it('takes its budget from BERTH_CHECKPOINT_CACHE_MB, else an eighth of the heap limit up to 128 MB', () => {
+  it('takes its budget from BERTH_CHECKPOINT_CACHE_MB, else a sixteenth of the heap limit up to 64 MB', () => {
     const MB = 1024 * 1024;
-    expect(checkpointCacheBytesOf({}, 4096 * MB)).toBe(128 * MB);
-    // A runtime jail of 2 GB: Node's heap limit is about 1 GB.
-    expect(checkpointCacheBytesOf({}, 1048 * MB)).toBe(128 * MB);
-    expect(checkpointCacheBytesOf({}, 512 * MB)).toBe(64 * MB);
+    expect(checkpointCacheBytesOf({}, 4096 * MB)).toBe(64 * MB);
+    // A runtime jail of 2 GiB: its heap limit is 1,344 MiB.
+    expect(checkpointCacheBytesOf({}, 1344 * MB)).toBe(64 * MB);
+    expect(checkpointCacheBytesOf({}, 512 * MB)).toBe(32 * MB);
     expect(checkpointCacheBytesOf({ BERTH_CHECKPOINT_CACHE_MB: '16' }, 4096 * MB)).toBe(16 * MB);
     expect(checkpointCacheBytesOf({ BERTH_CHECKPOINT_CACHE_MB: '0' })).toBe(0);
     expect(() => checkpointCacheBytesOf({ BERTH_CHECKPOINT_CACHE_MB: '1.5' })).toThrow(
@@ -218,5 +231,23 @@ describe('checkpointEventBytes', () => {
     const estimate = checkpointEventBytes(event);
     expect(estimate - bytes.byteLength).toBeLessThan(300);
     expect(estimate).toBeGreaterThanOrEqual(text);
+  });
+});
+
+describe('checkpointEventHeapBytes', () => {
+  it('counts a checkpoint as its text parsed, and a delta also as the references folding adds', () => {
+    const whole = saved('c-2', 'x'.repeat(10 * KB));
+    const wholeCost = checkpointEventHeapBytes({ type: CHECKPOINT_SAVED, data: whole });
+    expect(wholeCost).toBeGreaterThan(
+      2 * checkpointEventBytes({ type: CHECKPOINT_SAVED, data: whole }),
+    );
+
+    const delta: CheckpointSavedData = {
+      ...whole,
+      extends: { checkpoint_id: 'c-1', prefixes: { messages: 1000, blob: 0 }, unchanged: [] },
+    };
+    const deltaCost = checkpointEventHeapBytes({ type: CHECKPOINT_SAVED, data: delta });
+    // Folded, the 1,000 messages it extends are referenced again from its own list.
+    expect(deltaCost - wholeCost).toBeGreaterThanOrEqual(1000 * 8);
   });
 });

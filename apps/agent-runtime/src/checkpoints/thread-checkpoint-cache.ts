@@ -4,18 +4,17 @@ import {
   parseCheckpointEvent,
   type CheckpointEvent,
 } from './checkpoint-events.js';
-import { checkpointCacheBytesOf, checkpointEventBytes } from './event-size.js';
+import { checkpointCacheBytesOf, checkpointEventHeapBytes } from './event-size.js';
 import { ThreadCheckpoints } from './thread-checkpoints.js';
 import type { DeltaBase } from './checkpoint-delta-writer.js';
 
 export interface ThreadCheckpointCacheOptions {
   /**
-   * Bytes of JSON text kept in memory over all threads (each event counted as the text it was
-   * read from or written as, see `checkpointEventBytes`); least recently used threads are dropped
-   * beyond it. A thread larger than the whole budget is not kept once nobody works on it. Threads
-   * being read or held (`exclusively`) are never dropped, and count. Default: an eighth of the
-   * heap limit, at most 128 MB (`checkpointCacheBytesOf`; the runtime reads
-   * `BERTH_CHECKPOINT_CACHE_MB`).
+   * Bytes of heap kept over all threads (each event counted as what it takes folded, see
+   * `checkpointEventHeapBytes`); least recently used threads are dropped beyond it. A thread
+   * larger than the whole budget is not kept once nobody works on it. Threads being read or held
+   * (`exclusively`) are never dropped, and count. Default: a sixteenth of the heap limit, at most
+   * 64 MB (`checkpointCacheBytesOf`; the runtime reads `BERTH_CHECKPOINT_CACHE_MB`).
    */
   readonly maxCachedBytes?: number;
   /** Threads kept in memory, least recently used dropped first. No bound but bytes by default. */
@@ -32,7 +31,7 @@ class CachedThread {
   /** Stream position of the last event folded in; -1 before any. */
   lastPosition = -1;
   lastEventId: string | undefined;
-  /** The JSON text of its events, and its overhead. */
+  /** The heap its folded events take, and its overhead. */
   bytes = THREAD_OVERHEAD;
 }
 
@@ -257,7 +256,7 @@ export class ThreadCheckpointCache {
   ): void {
     if (event) {
       cached.checkpoints.apply(event);
-      const bytes = checkpointEventBytes(event);
+      const bytes = checkpointEventHeapBytes(event);
       cached.bytes += bytes;
       // A catch-up may go on folding a thread dropped meanwhile: that one no longer counts.
       if (this.threads.get(threadId) === cached) this.totalBytes += bytes;
