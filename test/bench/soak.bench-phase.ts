@@ -204,11 +204,13 @@ export async function soakBench(options: SoakOptions): Promise<SoakResult> {
           started += 1;
           try {
             await options.runOnce(threadId);
+            // Only runs that ended count: a soak cut short by the benchmark's watchdog fails the
+            // rest at once, which would pass for thousands of runs in no time.
+            runs += 1;
           } catch (error) {
             errors += 1;
             firstError ??= error instanceof Error ? error.message : String(error);
           }
-          runs += 1;
         }
       }),
     );
