@@ -11,7 +11,7 @@ import {
   type MasterKey,
 } from '#libs/encryption';
 import type { CliEnvironment } from '../cli.config.js';
-import { applicationKeyWrapper, rotateThroughHandlers } from './rotate-through-handlers.js';
+import { namesEncryptionHandlers, rotateThroughHandlers } from './rotate-through-handlers.js';
 
 export const ROTATE_HELP = `Usage: berth keys rotate [--new-key-file FILE] [--graph-config FILE] [--batch-size N] [--database-url URL]
 
@@ -65,8 +65,7 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
   }
   const batchSize = batchSizeOf(values['batch-size']);
   const graphConfig = values['graph-config'] ?? envText(process.env.BERTH_GRAPH_CONFIG);
-  const handlers = graphConfig ? await applicationKeyWrapper(resolve(graphConfig)) : undefined;
-  if (graphConfig && handlers) {
+  if (graphConfig && (await namesEncryptionHandlers(resolve(graphConfig)))) {
     if (envText(process.env.BERTH_NEW_MASTER_KEY) || values['new-key-file']) {
       throw usageError(
         `${graphConfig} names encryption handlers: they wrap the data keys, not a master key ` +
@@ -74,7 +73,7 @@ export async function rotateKeys(args: readonly string[], env: CliEnvironment): 
         ROTATE_HELP,
       );
     }
-    await rotateThroughHandlers(databaseUrl, handlers, resolve(graphConfig), batchSize);
+    await rotateThroughHandlers(databaseUrl, resolve(graphConfig), batchSize);
     return;
   }
   const current = await currentMasterKey(process.env);
