@@ -14,3 +14,13 @@ export async function queryRows<Row extends pg.QueryResultRow>(
     await client.end();
   }
 }
+
+/** The event log as stored: any rewrite of an event changes this digest. */
+export async function eventLogDigest(databaseUrl: string): Promise<string> {
+  const [row] = await queryRows<{ digest: string }>(
+    databaseUrl,
+    `select md5(string_agg(event_id::text || data::text, ',' order by global_position)) as digest
+       from es_events`,
+  );
+  return row?.digest ?? '';
+}

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime } from '../../support/runtime-process.js';
-import { queryRows } from '../../support/database-query.js';
+import { eventLogDigest, queryRows } from '../../support/database-query.js';
 
 const execute = promisify(execFile);
 const BERTH = resolve('bin/berth.js');
@@ -38,16 +38,6 @@ describe('berth keys rotate: the master key changes, the log does not', () => {
   let database: TestDatabase;
   const secret = `rotated-${randomBytes(6).toString('hex')}`;
   let threadId = '';
-
-  /** The log as stored: any rewrite of it changes this digest. */
-  const logDigest = async (): Promise<string> => {
-    const [row] = await queryRows<{ digest: string }>(
-      database.url,
-      `select md5(string_agg(event_id::text || data::text, ',' order by global_position)) as digest
-         from es_events`,
-    );
-    return row?.digest ?? '';
-  };
 
   beforeAll(async () => {
     database = await createTestDatabase('runtime_key_rotation');
@@ -91,7 +81,7 @@ describe('berth keys rotate: the master key changes, the log does not', () => {
   it('re-wraps every data key; a runtime with the new key reads old threads, one with the old refuses', async () => {
     const keys = await queryRows(database.url, 'select 1 from encryption_keys');
     expect(keys.length).toBeGreaterThanOrEqual(3);
-    const logBefore = await logDigest();
+    const logBefore = await eventLogDigest(database.url);
 
     const rotated = await berthKeys(['rotate'], {
       DATABASE_URL: database.url,
@@ -106,7 +96,7 @@ describe('berth keys rotate: the master key changes, the log does not', () => {
       ),
     );
     expect(rotated.stdout).not.toContain(NEW_KEY);
-    expect(await logDigest()).toBe(logBefore);
+    expect(await eventLogDigest(database.url)).toBe(logBefore);
 
     const withNewKey = await startRuntime({
       databaseUrl: database.url,

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startRuntime, type RuntimeProcess } from '../../support/runtime-process.js';
-import { queryRows } from '../../support/database-query.js';
+import { eventLogDigest, queryRows } from '../../support/database-query.js';
 
 const execute = promisify(execFile);
 const BERTH = resolve('bin/berth.js');
@@ -71,14 +71,6 @@ describe('berth keys rotate through the encryption handlers: a KMS key version r
       database.url,
       'select scope, master_key_id, wrapped_key from encryption_keys order by scope',
     );
-  const logDigest = async (): Promise<string> => {
-    const [row] = await queryRows<{ digest: string }>(
-      database.url,
-      `select md5(string_agg(event_id::text || data::text, ',' order by global_position)) as digest
-         from es_events`,
-    );
-    return row?.digest ?? '';
-  };
 
   /** `berth keys rotate ...` as an operator runs it: this environment only (and PATH). */
   async function rotate(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
@@ -151,7 +143,7 @@ describe('berth keys rotate through the encryption handlers: a KMS key version r
     // The control: before the rotation, a runtime whose KMS has retired version 1 cannot start.
     await kmsState({ encryptVersion: 2, decryptVersions: [2] });
     await expect(start()).rejects.toThrow(/fake KMS key version 1 is disabled/);
-    const logBefore = await logDigest();
+    const logBefore = await eventLogDigest(database.url);
     const callsBefore = (await kmsCalls()).length;
 
     // The KMS's new version encrypts, the old one still decrypts; it fails after 2 encrypts.
@@ -187,7 +179,7 @@ describe('berth keys rotate through the encryption handlers: a KMS key version r
     const after = await storedKeys();
     expect(after.map((k) => k.scope)).toEqual(before.map((k) => k.scope));
     expect(after.map(versionOf)).toEqual(after.map(() => 2));
-    expect(await logDigest()).toBe(logBefore);
+    expect(await eventLogDigest(database.url)).toBe(logBefore);
     const [rotation] = await queryRows<{ rewrapped: number; finished: boolean }>(
       database.url,
       'select rewrapped, finished_at is not null as finished from encryption_key_rotations',
